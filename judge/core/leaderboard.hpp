@@ -1,0 +1,89 @@
+#pragma once
+// The local leaderboard: one SQLite file. One row per accepted submission (rejected runs never write), per-case
+// results and the full source beside it so any entry can be re-run. Ranking is per challenge per GPU, best run per
+// user; history is kept. Writes are single transactions with a busy timeout, so concurrent judges lose nothing.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "judge/core/error.hpp"
+
+namespace judge {
+
+class LeaderboardError : public Error {
+ public:
+  using Error::Error;
+};
+
+struct CaseRecord {
+  std::string name;
+  double median_ms = 0;
+  double min_ms = 0;
+  double spread_pct = 0;  // relative spread of the samples (see timing)
+  int samples = 0;
+  double gflops = 0;
+  double gbps = 0;
+  double reference_ms = 0;
+};
+
+struct SubmissionRecord {
+  std::int64_t id = 0;             // assigned by record()
+  std::string challenge;
+  std::string user;
+  std::string gpu_name;
+  std::string compute_capability;  // "9.0"
+  std::string created_at;          // ISO 8601 UTC, assigned by record() if empty
+  double score_ms = 0;             // geometric mean of the benchmark medians; lower is better
+  std::string source_hash;         // sha256 of the source text
+  std::string source;
+  std::string judge_version;
+  std::vector<CaseRecord> cases;
+};
+
+struct RankingEntry {
+  int rank = 0;
+  std::string user;
+  double score_ms = 0;
+  std::int64_t submission_id = 0;
+  std::string created_at;
+  int attempts = 0;  // accepted submissions by this user on this challenge and GPU
+};
+
+class Leaderboard {
+ public:
+  // Opens (creating directories, file and schema as needed). Throws LeaderboardError naming the path and what to
+  // do when the file is not a database, is corrupt, is read-only, or has a newer schema.
+  explicit Leaderboard(const std::filesystem::path& path);
+  ~Leaderboard();
+  Leaderboard(const Leaderboard&) = delete;
+  Leaderboard& operator=(const Leaderboard&) = delete;
+
+  // Inserts the submission and its cases in one transaction; returns its id. Waits for a lock held by another
+  // judge up to the busy timeout, then throws LeaderboardError (nothing half-written).
+  std::int64_t record(SubmissionRecord submission);
+
+  // Best accepted run per user for this challenge on this GPU, best (lowest score) first.
+  std::vector<RankingEntry> ranking(const std::string& challenge, const std::string& gpu_name) const;
+  // GPU names that have entries for this challenge.
+  std::vector<std::string> gpus(const std::string& challenge) const;
+  // Every accepted run for the challenge (optionally one user's), newest first, with cases and source.
+  std::vector<SubmissionRecord> history(const std::string& challenge,
+                                        const std::optional<std::string>& user = std::nullopt) const;
+  std::optional<SubmissionRecord> get(std::int64_t id) const;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  struct Db;
+  Db* db_ = nullptr;
+};
+
+nlohmann::json to_json(const SubmissionRecord& s);
+nlohmann::json to_json(const RankingEntry& r);
+
+}  // namespace judge

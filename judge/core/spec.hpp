@@ -1,0 +1,99 @@
+#pragma once
+// A challenge: challenges/<id>/spec.json (plus statement.md and starter.cu beside it). See README "Challenge spec".
+// load_challenge() validates everything and every SpecError names the file and the JSON path of the bad field.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/core/dtype.hpp"
+#include "judge/core/error.hpp"
+#include "judge/core/expr.hpp"
+#include "judge/core/tolerance.hpp"
+
+namespace judge {
+
+class SpecError : public Error {
+ public:
+  // Message: "<file>: <json_path>: <problem>"
+  SpecError(const std::filesystem::path& file, const std::string& json_path, const std::string& problem);
+  const std::string& json_path() const { return json_path_; }
+
+ private:
+  std::string json_path_;
+};
+
+enum class Role { input, output, inout, scalar };
+std::string_view to_string(Role r);
+
+// How the values of an input buffer are drawn. Every value is a pure function of (seed, element index), so inputs
+// can be regenerated anywhere (GPU, CPU tests, input-unchanged checks) without being stored.
+struct Distribution {
+  enum class Kind { uniform, normal, constant, values, custom };
+  Kind kind = Kind::uniform;
+  double low = -1.0, high = 1.0;     // uniform: [low, high); for int32, integers in [low, high]
+  double mean = 0.0, stddev = 1.0;   // normal
+  double value = 0.0;                // constant
+  std::vector<double> values;        // values: element i is values[i % size] (explicit small inputs)
+  std::string custom;                // custom: name of a registered generator (structured inputs)
+  // Special values mixed in: each element is replaced, with probability special_fraction, by one of
+  // specials (which may hold NaN, +/-Inf, -0.0: written in JSON as "nan", "inf", "-inf", "-0").
+  std::vector<double> specials;
+  double special_fraction = 0.0;
+};
+std::string_view to_string(Distribution::Kind k);
+
+struct Param {
+  std::string name;
+  Role role = Role::input;
+  DType dtype = DType::float32;
+  std::vector<Expr> shape;  // empty for scalars; element count is the product
+  Distribution init;        // inputs and in-outs
+  bool is_buffer() const { return role != Role::scalar; }
+};
+
+struct Case {
+  std::string name;
+  std::string note;                               // why this case exists (which bug it catches)
+  Env scalars;                                    // a value for every scalar parameter
+  std::map<std::string, Distribution> inputs;     // per-case override of an input's distribution
+  std::optional<Tolerance> tolerance;             // per-case override
+};
+
+struct Challenge {
+  std::filesystem::path dir;        // challenges/<id>
+  std::filesystem::path spec_path;  // challenges/<id>/spec.json
+  std::string id;                   // equals the folder name
+  std::string title;
+  std::string difficulty;           // easy | medium | hard
+  std::string summary;              // one line
+  std::vector<Param> params;        // in solve()'s parameter order
+  Tolerance tolerance;
+  Expr flops;                       // per call
+  std::optional<Expr> bytes;        // per call; default: every buffer read (inputs), written (outputs) or both
+  double timeout_s = 10.0;          // per case, for one solve() call
+  std::vector<Case> tests;          // functional cases: small, run by `judge run`
+  std::vector<Case> benchmarks;     // timed cases: run by `judge submit`
+
+  const Param* find_param(const std::string& name) const;
+  // extern "C" void solve(const float* A, const float* B, float* C, int N)
+  std::string signature() const;
+  // Elements of buffer parameter p for the case's scalars.
+  std::int64_t element_count(const Param& p, const Env& scalars) const;
+  double flops_for(const Env& scalars) const;
+  double bytes_for(const Env& scalars) const;
+  // The case's distribution for input p (the override if any, else the parameter's).
+  const Distribution& distribution_for(const Param& p, const Case& c) const;
+  const Tolerance& tolerance_for(const Case& c) const;
+  std::filesystem::path statement_path() const { return dir / "statement.md"; }
+  std::filesystem::path starter_path() const { return dir / "starter.cu"; }
+};
+
+// Loads and validates challenges/<id>/spec.json from dir. Throws SpecError.
+Challenge load_challenge(const std::filesystem::path& dir);
+// Parses spec text as if read from `file` (for tests and fuzzing). Throws SpecError, never anything else.
+Challenge parse_challenge(const std::string& json_text, const std::filesystem::path& file);
+
+}  // namespace judge

@@ -1,0 +1,65 @@
+#include "support/test_support.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include <sys/wait.h>
+
+namespace judge::testing {
+
+std::filesystem::path source_dir() { return JUDGE_SOURCE_DIR; }
+std::filesystem::path challenges_dir() { return source_dir() / "challenges"; }
+std::filesystem::path cli_path() { return JUDGE_CLI_PATH; }
+std::filesystem::path worker_path() { return JUDGE_WORKER_PATH; }
+
+TempDir::TempDir() {
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    auto candidate = std::filesystem::temp_directory_path() / ("judge-test-" + std::to_string(rd()));
+    if (std::filesystem::create_directory(candidate)) {
+      path_ = candidate;
+      return;
+    }
+  }
+  throw std::runtime_error("cannot create a temporary directory");
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::filesystem::path& p, const std::string& text) {
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+  out << text;
+}
+
+bool gpu_present() {
+  static const bool present = [] {
+    if (std::getenv("JUDGE_TEST_NO_GPU")) return false;
+    FILE* pipe = popen("nvidia-smi -L 2>/dev/null", "r");
+    if (!pipe) return false;
+    std::string out;
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+    int rc = pclose(pipe);
+    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0 && out.find("GPU") != std::string::npos;
+  }();
+  return present;
+}
+
+}  // namespace judge::testing

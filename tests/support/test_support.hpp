@@ -1,0 +1,40 @@
+#pragma once
+// Helpers shared by the tests: paths to the repository and the built executables, scratch directories, and the
+// GPU guard that turns "no CUDA device" into a reported skip.
+#include <filesystem>
+#include <string>
+
+namespace judge::testing {
+
+std::filesystem::path source_dir();      // the repository root
+std::filesystem::path challenges_dir();  // <root>/challenges
+std::filesystem::path cli_path();        // the built `judge`
+std::filesystem::path worker_path();     // the built `judge-worker`
+
+// A fresh directory under the system temp dir, removed with everything in it on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+std::string read_file(const std::filesystem::path& p);
+void write_file(const std::filesystem::path& p, const std::string& text);
+
+// True when `nvidia-smi -L` lists a GPU. Host-side: no CUDA runtime is touched.
+bool gpu_present();
+
+}  // namespace judge::testing
+
+// Skips (reported as skipped by ctest) when no CUDA device is present.
+#define JUDGE_REQUIRE_GPU()                                                    \
+  do {                                                                         \
+    if (!::judge::testing::gpu_present()) GTEST_SKIP() << "no CUDA device present"; \
+  } while (0)
