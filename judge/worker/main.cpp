@@ -1,1 +1,183 @@
-int main() { return 0; }
+// judge-worker: the only process that creates a CUDA context and runs submitted code. The judge starts one per
+// run, in its own process group, and kills it on a timeout; everything it learns travels as JSON lines over the
+// message pipe, so a crash here costs the judge nothing but a verdict.
+//
+//   judge-worker probe                                 devices as JSON on stdout
+//   judge-worker run --job FILE --message-fd N         run the job, report on fd N
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <csignal>
+
+#include <cublas_v2.h>
+#include <nlohmann/json.hpp>
+
+#include "judge/core/spec.hpp"
+#include "judge/worker/cuda_check.hpp"
+#include "judge/worker/device_info.hpp"
+#include "judge/worker/l2_flush.hpp"
+#include "judge/worker/messages.hpp"
+#include "judge/worker/reference.hpp"
+#include "judge/worker/runner.hpp"
+#include "judge/worker/solution.hpp"
+#include "judge/worker/timer.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+int probe() {
+  try {
+    json devices = json::array();
+    for (const auto& d : judge::list_devices()) devices.push_back(d);
+    std::cout << json{{"devices", devices}}.dump() << std::endl;
+    return 0;
+  } catch (const std::exception& e) {
+    std::cout << json{{"devices", json::array()}, {"error", e.what()}}.dump() << std::endl;
+    return 1;
+  }
+}
+
+judge::TimingPolicy policy_from(const json& j) {
+  judge::TimingPolicy p;
+  p.warmup_s = j.value("warmup_s", p.warmup_s);
+  p.min_warmup_calls = j.value("min_warmup_calls", p.min_warmup_calls);
+  p.min_samples = j.value("min_samples", p.min_samples);
+  p.max_samples = j.value("max_samples", p.max_samples);
+  p.target_noise_pct = j.value("target_noise_pct", p.target_noise_pct);
+  p.budget_s = j.value("budget_s", p.budget_s);
+  return p;
+}
+
+class CublasHandle {
+ public:
+  CublasHandle() {
+    if (cublasCreate(&h_) != CUBLAS_STATUS_SUCCESS)
+      throw judge::Error("cannot create a cuBLAS handle for the reference kernels");
+  }
+  ~CublasHandle() { cublasDestroy(h_); }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  cublasHandle_t get() const { return h_; }
+
+ private:
+  cublasHandle_t h_ = nullptr;
+};
+
+class Stream {
+ public:
+  Stream() { JUDGE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~Stream() { JUDGE_CUDA_NOTHROW(cudaStreamDestroy(s_)); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+const judge::Case* find_case(const std::vector<judge::Case>& cases, const std::string& name) {
+  for (const auto& c : cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+int run(const std::string& job_path, int fd) {
+  judge::MessageChannel messages(fd);
+  auto fatal = [&](judge::Verdict v, const std::string& message) {
+    messages.send({{"event", "fatal"}, {"verdict", v}, {"message", message}});
+  };
+  try {
+    std::ifstream in(job_path);
+    if (!in) throw judge::Error("cannot read the job file " + job_path);
+    json job = json::parse(in);
+    judge::Challenge challenge = judge::load_challenge(job.at("challenge_dir").get<std::string>());
+    const judge::ReferenceEntry* reference = judge::find_reference(challenge.id);
+    if (!reference)
+      throw judge::Error(fmt::format("no reference kernel is registered for challenge '{}' (reference/{}.cu)",
+                                     challenge.id, challenge.id));
+
+    // CUPTI first, so it sees the context being created.
+    auto timer = judge::make_timer(job.value("cupti", true));
+    auto devices = judge::list_devices();
+    if (devices.empty()) {
+      fatal(judge::Verdict::no_device, "no CUDA device is present (cudaGetDeviceCount found none)");
+      return 2;
+    }
+    int ordinal = job.value("device", 0);
+    if (ordinal < 0 || ordinal >= static_cast<int>(devices.size()))
+      throw judge::Error(fmt::format("device {} does not exist ({} visible)", ordinal, devices.size()));
+    JUDGE_CUDA_CHECK(cudaSetDevice(ordinal));
+    JUDGE_CUDA_CHECK(cudaFree(nullptr));
+    messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", timer->name()}});
+
+    CublasHandle cublas;
+    Stream stream;
+    judge::L2Flusher l2(ordinal);
+    messages.send({{"event", "stage"}, {"stage", "load"}});
+    judge::Solution solution(job.at("library").get<std::string>());
+
+    judge::RunnerContext ctx{challenge, solution, *reference, *timer, l2, messages};
+    ctx.cublas = cublas.get();
+    ctx.stream = stream.get();
+    ctx.seed = job.at("seed").get<std::uint64_t>();
+    ctx.policy = policy_from(job.value("timing", json::object()));
+    ctx.time_reference = job.value("time_reference", true);
+    bool stop_on_failure = job.value("stop_on_failure", false);
+
+    for (const char* kind : {"tests", "benchmarks"}) {
+      bool benchmark = std::strcmp(kind, "benchmarks") == 0;
+      for (const auto& name : job.value(kind, std::vector<std::string>{})) {
+        const judge::Case* c = find_case(benchmark ? challenge.benchmarks : challenge.tests, name);
+        if (!c) throw judge::Error(fmt::format("the job names a case '{}' the challenge does not have", name));
+        messages.send({{"event", "case_begin"}, {"case", name}, {"kind", benchmark ? "benchmark" : "test"}});
+        try {
+          judge::CaseResult r = judge::run_case(ctx, *c, benchmark);
+          messages.send({{"event", "case_end"}, {"result", r}});
+          if (stop_on_failure && r.verdict != judge::Verdict::accepted) {
+            messages.send({{"event", "done"}});
+            return 0;
+          }
+        } catch (const judge::ContextLost& lost) {
+          messages.send({{"event", "case_end"}, {"result", lost.result}});
+          messages.send({{"event", "done"}});
+          return 0;
+        }
+      }
+    }
+    messages.send({{"event", "done"}});
+    return 0;
+  } catch (const judge::CudaError& e) {
+    fatal(e.sticky() ? judge::Verdict::runtime_error : judge::Verdict::internal_error, e.what());
+  } catch (const std::exception& e) {
+    fatal(judge::Verdict::internal_error, e.what());
+  }
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a vanished judge is seen as a write error, not a silent death
+  std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "probe") return probe();
+  if (mode == "run") {
+    std::string job;
+    int fd = -1;
+    for (int i = 2; i + 1 < argc; i += 2) {
+      std::string flag = argv[i];
+      if (flag == "--job") job = argv[i + 1];
+      else if (flag == "--message-fd") fd = std::atoi(argv[i + 1]);
+    }
+    if (!job.empty() && fd >= 0) return run(job, fd);
+  }
+  std::fprintf(stderr,
+               "usage: judge-worker probe | judge-worker run --job FILE --message-fd N\n"
+               "(started by `judge`; not meant to be run by hand)\n");
+  return 64;
+}

@@ -1,0 +1,35 @@
+#include "judge/cli/cli.hpp"
+#include "judge/core/leaderboard.hpp"
+#include "judge/core/paths.hpp"
+
+namespace judge::cli {
+
+namespace {
+struct LeaderboardOptions {
+  std::string challenge;
+  std::string gpu;
+  std::string db;
+};
+}  // namespace
+
+void setup_leaderboard(CLI::App& app, const GlobalOptions& g) {
+  auto opt = std::make_shared<LeaderboardOptions>();
+  auto* sub = app.add_subcommand("leaderboard", "Ranking per GPU: each user's best accepted run, best first");
+  sub->add_option("challenge", opt->challenge, "Challenge id")->required();
+  sub->add_option("--gpu", opt->gpu, "Only this GPU (exact name as shown); default: every GPU with entries");
+  sub->add_option("--db", opt->db, "Leaderboard database file")->envname("JUDGE_DB");
+  sub->callback([opt, &g] {
+    exit_code() = guarded(g, [&](Reporter& rep) {
+      find_challenge(challenges_root(g), opt->challenge);  // a typo gets suggestions, not an empty board
+      Leaderboard board(opt->db.empty() ? default_database_path() : std::filesystem::path(opt->db));
+      std::vector<LeaderboardView> views;
+      std::vector<std::string> gpus = opt->gpu.empty() ? board.gpus(opt->challenge)
+                                                       : std::vector<std::string>{opt->gpu};
+      for (const auto& gpu : gpus) views.push_back({opt->challenge, gpu, board.ranking(opt->challenge, gpu)});
+      rep.leaderboard(views, std::cout);
+      return kExitOk;
+    });
+  });
+}
+
+}  // namespace judge::cli

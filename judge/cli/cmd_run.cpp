@@ -1,0 +1,167 @@
+// `judge run` (functional tests, fast feedback) and `judge submit` (all tests + benchmarks, recorded when
+// accepted). Both build, judge in a worker process and report; they differ in what runs and what is kept.
+#include <chrono>
+#include <fstream>
+
+#include "judge/cli/cli.hpp"
+#include "judge/core/leaderboard.hpp"
+#include "judge/core/paths.hpp"
+#include "judge/core/version.hpp"
+
+namespace judge::cli {
+
+namespace {
+
+struct RunOptions {
+  Mode mode = Mode::run;
+  std::string challenge;
+  std::string source;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  std::vector<std::string> cases;
+  double timeout_s = 0;
+  int device = 0;
+  std::string arch;
+  bool no_cupti = false;
+  bool no_reference_timing = false;
+  std::vector<std::string> nvcc_flags;
+  // submit
+  std::string user;
+  std::string db;
+  double budget_s = 0;
+  int min_samples = 0;
+  double noise_pct = 0;
+};
+
+std::string utc_stamp() {
+  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+SubmissionRecord record_of(const JudgeReport& r, const std::string& user) {
+  SubmissionRecord s;
+  s.challenge = r.challenge;
+  s.user = user;
+  s.gpu_name = r.device ? r.device->name : "";
+  s.compute_capability = r.device ? r.device->compute_capability : "";
+  s.score_ms = r.score_ms;
+  s.source_hash = r.build.source_hash;
+  s.source = r.build.source_text;
+  s.judge_version = std::string(judge_version());
+  for (const auto& c : r.cases) {
+    if (c.kind != "benchmark" || !c.timing) continue;
+    CaseRecord cr;
+    cr.name = c.name;
+    cr.median_ms = c.timing->median_ms;
+    cr.min_ms = c.timing->min_ms;
+    cr.spread_pct = c.timing->noise_pct;
+    cr.samples = c.timing->samples;
+    cr.gflops = c.gflops();
+    cr.gbps = c.gbps();
+    cr.reference_ms = c.reference_timing ? c.reference_timing->median_ms : 0;
+    s.cases.push_back(cr);
+  }
+  return s;
+}
+
+// Accepted runs go to the leaderboard. If the database cannot take them, the result is written beside it as a
+// JSON file and the user is told where: nothing is lost.
+RecordOutcome record(const JudgeReport& r, const RunOptions& o) {
+  RecordOutcome out;
+  out.attempted = true;
+  std::filesystem::path db = o.db.empty() ? default_database_path() : std::filesystem::path(o.db);
+  out.database = db.string();
+  SubmissionRecord s = record_of(r, o.user.empty() ? default_user_name() : o.user);
+  try {
+    Leaderboard board(db);
+    out.submission_id = board.record(s);
+    out.recorded = true;
+    for (const auto& e : board.ranking(s.challenge, s.gpu_name))
+      if (e.user == s.user) out.rank = e.rank;
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    for (const auto& dir : {db.parent_path() / "pending", cache_dir() / "pending"}) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      auto file = dir / fmt::format("{}-{}-{}.json", s.challenge, utc_stamp(), s.source_hash.substr(0, 12));
+      std::ofstream f(file);
+      f << to_json(s).dump(2);
+      if (f) {
+        out.saved_to = file.string();
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+void add_common(CLI::App* sub, RunOptions& o) {
+  sub->add_option("challenge", o.challenge, "Challenge id (see `judge list`)")->required();
+  sub->add_option("file", o.source, "Your solve.cu")->required()->check(CLI::ExistingFile);
+  sub->add_option("--timeout", o.timeout_s, "Seconds one solve() call may take (default: the challenge's)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  sub->add_option("--arch", o.arch, "GPU architecture to compile for, e.g. sm_90 (default: the device's)");
+  sub->add_option("--nvcc-flag", o.nvcc_flags, "Extra flag for nvcc (repeatable), e.g. --nvcc-flag=-maxrregcount=64");
+  sub->add_flag("--no-cupti", o.no_cupti, "Time with CUDA events on the default stream instead of CUPTI records");
+}
+
+int run_judge(const GlobalOptions& g, const RunOptions& o) {
+  return guarded(g, [&](Reporter& rep) {
+    Challenge c = find_challenge(challenges_root(g), o.challenge);
+    JudgeOptions jo;
+    jo.mode = o.mode;
+    if (o.seed_given) jo.seed = o.seed;
+    if (o.timeout_s > 0) jo.timeout_s = o.timeout_s;
+    jo.cases = o.cases;
+    jo.device = o.device;
+    jo.arch = o.arch;
+    jo.cupti = !o.no_cupti;
+    jo.time_reference = !o.no_reference_timing;
+    jo.nvcc_flags = o.nvcc_flags;
+    if (o.budget_s > 0) jo.timing.budget_s = o.budget_s;
+    if (o.min_samples > 0) jo.timing.min_samples = o.min_samples;
+    if (o.noise_pct > 0) jo.timing.target_noise_pct = o.noise_pct;
+    jo.cache_dir = cache_dir();
+    jo.worker = worker_path();
+    JudgeReport r = judge_submission(c, o.source, jo);
+    RecordOutcome rec;
+    if (o.mode == Mode::submit && r.accepted()) rec = record(r, o);
+    rep.judge_result(r, o.source, rec, std::cout);
+    return r.accepted() ? kExitOk : kExitRejected;
+  });
+}
+
+}  // namespace
+
+void setup_run(CLI::App& app, const GlobalOptions& g) {
+  auto run = std::make_shared<RunOptions>();
+  auto* r = app.add_subcommand("run", "Compile and run the functional tests (fast feedback; nothing is recorded)");
+  add_common(r, *run);
+  r->add_option("--seed", run->seed, "Seed for the inputs: replays a failure exactly")
+      ->each([run](const std::string&) { run->seed_given = true; });
+  r->add_option("--case", run->cases, "Run only this case (repeatable); benchmark cases run as one checked call");
+  r->callback([run, &g] { exit_code() = run_judge(g, *run); });
+
+  auto submit = std::make_shared<RunOptions>();
+  submit->mode = Mode::submit;
+  auto* s = app.add_subcommand("submit", "Run every test and time the benchmarks; accepted runs join the leaderboard");
+  add_common(s, *submit);
+  s->add_option("--name", submit->user, "Your name on the leaderboard (default: $JUDGE_USER, else your login)");
+  s->add_option("--db", submit->db, "Leaderboard database file")->envname("JUDGE_DB");
+  s->add_option("--budget", submit->budget_s, "Seconds of timed calls per benchmark case, at most (default 3)")
+      ->check(CLI::PositiveNumber);
+  s->add_option("--min-samples", submit->min_samples, "Timed calls per benchmark case, at least (default 10)")
+      ->check(CLI::PositiveNumber);
+  s->add_option("--noise", submit->noise_pct, "Stop sampling once the relative noise is below this percentage "
+                                              "(default 0.5)")
+      ->check(CLI::PositiveNumber);
+  s->add_flag("--no-reference-timing", submit->no_reference_timing, "Skip timing the reference (no speedup column)");
+  s->callback([submit, &g] { exit_code() = run_judge(g, *submit); });
+}
+
+}  // namespace judge::cli

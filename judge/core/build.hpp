@@ -1,0 +1,52 @@
+#pragma once
+// Build: the user's solve.cu becomes a shared object for one GPU architecture.
+//
+// The judge writes a small glue file that declares the challenge's expected solve() *before* including the user's
+// file, and defines judge_entry(void* const* args) after it, which calls solve() with the exact signature. So in
+// one translation unit: a solve() with another signature is a compile error that points at the user's line, and the
+// judge adds the expected signature to the message; a missing solve() is an undefined symbol (-z defs).
+// Builds are cached by content: source text, glue, flags and compiler version.
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "judge/core/spec.hpp"
+
+namespace judge {
+
+struct BuildRequest {
+  std::filesystem::path source;     // the user's .cu
+  std::string arch = "sm_90";       // "sm_90", from the device
+  std::filesystem::path cache_dir;  // where built objects live
+  std::vector<std::string> extra_flags;
+  std::string nvcc;                 // empty: find_nvcc()
+};
+
+struct BuildResult {
+  bool ok = false;
+  bool cached = false;
+  std::filesystem::path library;  // the shared object (ok only)
+  std::string diagnostics;        // nvcc's output, verbatim, plus the judge's note on signature errors
+  std::string command;            // the nvcc command line, for the curious and for bug reports
+  std::string source_hash;        // sha256 of the source text
+  std::string source_text;
+  double seconds = 0;
+};
+
+// nvcc to use: $JUDGE_NVCC, else nvcc on PATH, else the toolkit found at configure time. Throws Error if none.
+std::string find_nvcc();
+// The first line of `nvcc --version` that names the release, e.g. "Cuda compilation tools, release 13.0, V13.0.88".
+std::string nvcc_version(const std::string& nvcc);
+
+// The glue translation unit for `source`.
+std::string make_glue(const Challenge& challenge, const std::filesystem::path& source);
+// The nvcc arguments (without the nvcc path) for building glue -> output.
+std::vector<std::string> nvcc_arguments(const std::string& arch, const std::filesystem::path& glue,
+                                        const std::filesystem::path& output,
+                                        const std::vector<std::string>& extra_flags);
+
+// Throws Error when the source cannot be read or nvcc cannot be run; a failed compilation is ok == false.
+BuildResult build_solution(const Challenge& challenge, const BuildRequest& request);
+
+}  // namespace judge

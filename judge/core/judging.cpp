@@ -1,0 +1,342 @@
+#include "judge/core/judging.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include <unistd.h>
+
+#include "judge/core/process.hpp"
+
+namespace judge {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+namespace {
+
+// Generous limits for everything that is not a solve() call: context creation, generating gigabytes of input,
+// the reference, the checks.
+constexpr auto kStartupLimit = std::chrono::seconds(120);
+constexpr auto kSetupLimit = std::chrono::seconds(180);
+constexpr std::size_t kOutputLimit = 64 * 1024;
+
+// A job file that removes itself.
+class JobFile {
+ public:
+  JobFile(const fs::path& dir, const json& job) {
+    fs::create_directories(dir);
+    path_ = dir / fmt::format("job-{}-{}.json", ::getpid(), random_seed());
+    std::ofstream out(path_);
+    out << job.dump(2);
+    if (!out) JUDGE_THROW(Error, "cannot write the job file {}: is {} writable?", path_.string(), dir.string());
+  }
+  ~JobFile() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  JobFile(const JobFile&) = delete;
+  JobFile& operator=(const JobFile&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o, std::uint64_t seed) {
+  std::vector<std::string> tests, benchmarks;
+  if (o.mode == Mode::submit) {
+    for (const auto& c : ch.tests) tests.push_back(c.name);
+    for (const auto& c : ch.benchmarks) benchmarks.push_back(c.name);
+  } else if (o.cases.empty()) {
+    for (const auto& c : ch.tests) tests.push_back(c.name);
+  } else {
+    // Named cases run as functional checks, benchmarks included: that is how a failure in submit is replayed.
+    for (const auto& name : o.cases) {
+      bool found = false;
+      for (const auto* list : {&ch.tests, &ch.benchmarks})
+        for (const auto& c : *list)
+          if (c.name == name) found = true;
+      if (!found) {
+        std::string known;
+        for (const auto* list : {&ch.tests, &ch.benchmarks})
+          for (const auto& c : *list) known += (known.empty() ? "" : ", ") + c.name;
+        JUDGE_THROW(Error, "challenge '{}' has no case named '{}'; its cases are: {}", ch.id, name, known);
+      }
+      tests.push_back(name);
+    }
+  }
+  json timing = {{"warmup_s", o.timing.warmup_s},       {"min_warmup_calls", o.timing.min_warmup_calls},
+                 {"min_samples", o.timing.min_samples}, {"max_samples", o.timing.max_samples},
+                 {"target_noise_pct", o.timing.target_noise_pct}, {"budget_s", o.timing.budget_s}};
+  return {{"challenge_dir", fs::absolute(ch.dir).string()},
+          {"library", fs::absolute(library).string()},
+          {"seed", seed},
+          {"device", o.device},
+          {"tests", tests},
+          {"benchmarks", benchmarks},
+          {"stop_on_failure", o.mode == Mode::submit},
+          {"timing", timing},
+          {"time_reference", o.time_reference},
+          {"cupti", o.cupti}};
+}
+
+// Follows one worker to its end.
+class WorkerSession {
+ public:
+  WorkerSession(JudgeReport& report, const Challenge& ch, const JudgeOptions& o) : r_(report), ch_(ch), o_(o) {}
+
+  void run(const fs::path& job) {
+    SpawnOptions spawn;
+    spawn.argv = {o_.worker.string(), "run", "--job", job.string(), "--message-fd", "3"};
+    spawn.output_limit = kOutputLimit;
+    ChildProcess child = ChildProcess::spawn(spawn);
+    deadline_ = Clock::now() + kStartupLimit;
+    std::string line;
+    bool hung = false;
+    for (;;) {
+      auto next = child.next_message(line, deadline_);
+      if (next == ChildProcess::Next::closed) break;
+      if (next == ChildProcess::Next::timeout) {
+        hung = true;
+        child.kill_group();
+        break;
+      }
+      handle(line);
+      if (done_) break;
+    }
+    ExitStatus status = child.wait(Clock::now() + std::chrono::seconds(10));
+    r_.output = child.output();
+    r_.output_dropped = child.output_dropped();
+    if (hung) return on_hang();
+    if (!done_ && !fatal_) on_death(status);
+  }
+
+ private:
+  void handle(const std::string& line) {
+    json m = json::parse(line, nullptr, false);
+    if (m.is_discarded() || !m.is_object() || !m.contains("event")) {
+      protocol_noise_ = true;  // not ours: the submission wrote to the pipe. Ignored; the verdicts still hold.
+      return;
+    }
+    std::string ev = m.value("event", "");
+    try {
+      if (ev == "device") {
+        r_.device = m.at("device").get<DeviceInfo>();
+        r_.timer = m.value("timer", "");
+        stage_ = "loading the submission";
+        deadline_ = Clock::now() + kSetupLimit;
+      } else if (ev == "stage") {
+        deadline_ = Clock::now() + kSetupLimit;
+      } else if (ev == "case_begin") {
+        case_ = m.value("case", "");
+        stage_ = "preparing case " + case_;
+        in_call_ = false;
+        deadline_ = Clock::now() + kSetupLimit;
+      } else if (ev == "call") {
+        call_index_ = m.value("index", 0);
+        stage_ = fmt::format("solve() call {} of case {}", call_index_ + 1, case_);
+        in_call_ = true;
+        deadline_ = Clock::now() + std::chrono::milliseconds(static_cast<long>(timeout_s() * 1000));
+      } else if (ev == "case_end") {
+        CaseResult c = m.at("result").get<CaseResult>();
+        r_.cases.push_back(c);
+        case_.clear();
+        in_call_ = false;
+        stage_ = "between cases";
+        deadline_ = Clock::now() + kSetupLimit;
+      } else if (ev == "fatal") {
+        fatal_ = true;
+        Verdict v = m.at("verdict").get<Verdict>();
+        fail(v, m.value("message", ""));
+      } else if (ev == "done") {
+        done_ = true;
+      }
+    } catch (const std::exception&) {
+      protocol_noise_ = true;
+    }
+  }
+
+  double timeout_s() const { return o_.timeout_s.value_or(ch_.timeout_s); }
+
+  void fail(Verdict v, const std::string& message) {
+    CaseResult c;
+    c.name = case_.empty() ? "(no case)" : case_;
+    c.kind = "test";
+    c.verdict = v;
+    c.message = message;
+    if (!case_.empty()) r_.cases.push_back(c);
+    fatal_verdict_ = v;
+    fatal_message_ = message;
+  }
+
+  void on_hang() {
+    if (in_call_)
+      fail(Verdict::timeout, fmt::format("solve() did not return within {:g} s (call {} of case {}); the worker "
+                                         "process was killed",
+                                         timeout_s(), call_index_ + 1, case_));
+    else
+      fail(Verdict::internal_error, fmt::format("the worker stopped responding while {}; it was killed", stage_));
+  }
+
+  void on_death(const ExitStatus& status) {
+    std::string where = case_.empty() ? stage_ : (in_call_ ? stage_ : "preparing or checking case " + case_);
+    if (status.exited && status.code == 0)
+      fail(Verdict::crashed, fmt::format("the process exited normally (code 0) during {}: did solve() call exit()?",
+                                         where));
+    else if (status.exited)
+      fail(Verdict::crashed, fmt::format("the process exited with code {} during {}", status.code, where));
+    else
+      fail(Verdict::crashed, fmt::format("the process was killed by {} during {}", describe_signal(status.signal),
+                                         where));
+  }
+
+ public:
+  std::optional<Verdict> fatal_verdict_;
+  std::string fatal_message_;
+  bool protocol_noise_ = false;
+
+ private:
+  JudgeReport& r_;
+  const Challenge& ch_;
+  const JudgeOptions& o_;
+  Clock::time_point deadline_;
+  std::string stage_ = "starting the worker";
+  std::string case_;
+  int call_index_ = 0;
+  bool in_call_ = false;
+  bool done_ = false;
+  bool fatal_ = false;
+};
+
+}  // namespace
+
+std::uint64_t random_seed() {
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+double score_of(const std::vector<CaseResult>& cases) {
+  double log_sum = 0;
+  int n = 0;
+  for (const auto& c : cases) {
+    if (c.kind != "benchmark") continue;
+    if (!c.timing || c.timing->median_ms <= 0) return 0;
+    log_sum += std::log(c.timing->median_ms);
+    ++n;
+  }
+  return n ? std::exp(log_sum / n) : 0;
+}
+
+ProbeResult probe_devices(const fs::path& worker) {
+  ProbeResult result;
+  SpawnOptions spawn;
+  spawn.argv = {worker.string(), "probe"};
+  spawn.output_limit = 1 << 20;
+  ChildProcess child = ChildProcess::spawn(spawn);
+  std::string line;
+  auto deadline = Clock::now() + kStartupLimit;
+  while (child.next_message(line, deadline) == ChildProcess::Next::line) {
+  }
+  ExitStatus status = child.wait(Clock::now() + std::chrono::seconds(5));
+  json j = json::parse(child.output(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    result.error = fmt::format("{} probe failed ({}): {}", worker.string(), status.describe(), child.output());
+    return result;
+  }
+  for (const auto& d : j.value("devices", json::array())) result.devices.push_back(d.get<DeviceInfo>());
+  result.error = j.value("error", "");
+  return result;
+}
+
+JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const JudgeOptions& o) {
+  auto t0 = Clock::now();
+  JudgeReport r;
+  r.challenge = ch.id;
+  r.mode = o.mode;
+  r.seed = o.mode == Mode::submit || !o.seed ? random_seed() : *o.seed;
+
+  ProbeResult probe = probe_devices(o.worker);
+  if (o.device >= 0 && o.device < static_cast<int>(probe.devices.size())) r.device = probe.devices[o.device];
+
+  BuildRequest req;
+  req.source = source;
+  req.cache_dir = o.cache_dir;
+  req.extra_flags = o.nvcc_flags;
+  req.arch = !o.arch.empty() ? o.arch : r.device ? r.device->arch() : "sm_90";
+  r.build = build_solution(ch, req);
+  auto finish = [&] {
+    r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    return r;
+  };
+  if (!r.build.ok) {
+    r.verdict = Verdict::compile_error;
+    r.message = fmt::format("{} does not compile for {}", source.string(), req.arch);
+    return finish();
+  }
+  if (!r.device) {
+    r.verdict = Verdict::no_device;
+    r.message = probe.devices.empty()
+                    ? fmt::format("{} compiles for {}, but no CUDA device is present, so nothing was run{}",
+                                  source.string(), req.arch, probe.error.empty() ? "" : " (" + probe.error + ")")
+                    : fmt::format("there is no CUDA device {} ({} present)", o.device, probe.devices.size());
+    return finish();
+  }
+
+  json job_json = job_for(ch, r.build.library, o, r.seed);
+  JobFile job(o.cache_dir / "jobs", job_json);
+  WorkerSession session(r, ch, o);
+  session.run(job.path());
+
+  // The verdict is that of the first case that was not accepted, else of a fatal error, else accepted.
+  r.verdict = Verdict::accepted;
+  for (const auto& c : r.cases) {
+    if (c.verdict != Verdict::accepted) {
+      r.verdict = c.verdict;
+      r.message = c.message;
+      r.failed_case = c.name;
+      break;
+    }
+  }
+  if (r.verdict == Verdict::accepted && session.fatal_verdict_) {
+    r.verdict = *session.fatal_verdict_;
+    r.message = session.fatal_message_;
+  }
+  std::size_t expected = job_json["tests"].size() + job_json["benchmarks"].size();
+  if (r.verdict == Verdict::accepted && r.cases.size() != expected) {
+    r.verdict = Verdict::internal_error;
+    r.message = fmt::format("the worker reported {} of {} cases and then stopped", r.cases.size(), expected);
+  }
+  if (r.accepted() && o.mode == Mode::submit) r.score_ms = score_of(r.cases);
+  return finish();
+}
+
+json to_json(const JudgeReport& r) {
+  json cases = json::array();
+  for (const auto& c : r.cases) cases.push_back(c);
+  json j = {{"challenge", r.challenge},
+            {"mode", r.mode == Mode::submit ? "submit" : "run"},
+            {"seed", r.seed},
+            {"verdict", r.verdict},
+            {"accepted", r.accepted()},
+            {"message", r.message},
+            {"failed_case", r.failed_case},
+            {"timer", r.timer},
+            {"build",
+             {{"ok", r.build.ok},
+              {"cached", r.build.cached},
+              {"seconds", r.build.seconds},
+              {"command", r.build.command},
+              {"diagnostics", r.build.diagnostics},
+              {"source_hash", r.build.source_hash}}},
+            {"cases", cases},
+            {"output", r.output},
+            {"output_dropped_bytes", r.output_dropped},
+            {"wall_s", r.wall_s}};
+  if (r.device) j["device"] = *r.device;
+  if (r.mode == Mode::submit && r.accepted()) j["score_ms"] = r.score_ms;
+  return j;
+}
+
+}  // namespace judge

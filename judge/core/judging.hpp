@@ -1,0 +1,71 @@
+#pragma once
+// One judging run, from the judge's side: probe the GPU, build, start a worker, follow its messages under
+// deadlines, and turn whatever happens to it (a verdict, a crash, a hang) into a JudgeReport. No CUDA here.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/core/build.hpp"
+#include "judge/core/result.hpp"
+#include "judge/core/spec.hpp"
+#include "judge/core/statistics.hpp"
+
+namespace judge {
+
+enum class Mode { run, submit };
+
+struct JudgeOptions {
+  Mode mode = Mode::run;
+  std::optional<std::uint64_t> seed;     // run: reproducible inputs; submit ignores it and mixes in a secret
+  std::optional<double> timeout_s;       // per solve() call; default: the spec's
+  std::vector<std::string> cases;        // run: only these (tests or benchmarks, by name); empty = all tests
+  TimingPolicy timing;
+  int device = 0;
+  std::string arch;                      // empty: from the device (or sm_90 when there is none)
+  bool time_reference = true;
+  bool cupti = true;
+  std::filesystem::path cache_dir;
+  std::filesystem::path worker;          // judge-worker
+  std::vector<std::string> nvcc_flags;
+};
+
+struct JudgeReport {
+  std::string challenge;
+  Mode mode = Mode::run;
+  std::uint64_t seed = 0;
+  std::optional<DeviceInfo> device;
+  std::string timer;
+  BuildResult build;
+  std::vector<CaseResult> cases;
+  Verdict verdict = Verdict::internal_error;
+  std::string message;      // why, for anything but accepted
+  std::string failed_case;  // the case the verdict belongs to, if any
+  std::string output;       // what the submission printed (bounded)
+  std::size_t output_dropped = 0;
+  double score_ms = 0;      // submit: geometric mean of the benchmark medians
+  double wall_s = 0;
+  bool accepted() const { return verdict == Verdict::accepted; }
+};
+
+struct ProbeResult {
+  std::vector<DeviceInfo> devices;
+  std::string error;  // why there are none, when the worker could say
+};
+// Asks judge-worker which GPUs there are (the judge itself never creates a CUDA context).
+ProbeResult probe_devices(const std::filesystem::path& worker);
+
+// Geometric mean of the medians of the benchmark cases (0 if any is missing).
+double score_of(const std::vector<CaseResult>& cases);
+
+// A fresh secret seed (std::random_device), for submit and for run without --seed.
+std::uint64_t random_seed();
+
+JudgeReport judge_submission(const Challenge& challenge, const std::filesystem::path& source,
+                             const JudgeOptions& options);
+
+nlohmann::json to_json(const JudgeReport& r);
+
+}  // namespace judge

@@ -1,0 +1,50 @@
+#pragma once
+// Everything the CLI prints goes through a Reporter: one interface, one implementation per format (human console
+// output with optional colour, machine-readable JSON), each writing to an injected stream so tests read it back.
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "judge/core/catalog.hpp"
+#include "judge/core/judging.hpp"
+#include "judge/core/leaderboard.hpp"
+
+namespace judge {
+
+struct LeaderboardView {
+  std::string challenge;
+  std::string gpu_name;
+  std::vector<RankingEntry> ranking;
+};
+
+struct RecordOutcome {
+  bool attempted = false;  // only accepted submits are recorded
+  bool recorded = false;
+  std::int64_t submission_id = 0;
+  int rank = 0;
+  std::string database;
+  std::string error;       // why it could not be recorded
+  std::string saved_to;    // where the result was kept instead, so nothing is lost
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void challenge_list(const std::vector<CatalogEntry>& entries, std::ostream& out) = 0;
+  virtual void challenge_detail(const Challenge& c, const std::string& statement, std::ostream& out) = 0;
+  virtual void initialised(const Challenge& c, const std::string& path, std::ostream& out) = 0;
+  virtual void judge_result(const JudgeReport& r, const std::string& source, const RecordOutcome& record,
+                            std::ostream& out) = 0;
+  virtual void leaderboard(const std::vector<LeaderboardView>& views, std::ostream& out) = 0;
+  virtual void error(const std::string& message, std::ostream& out) = 0;
+};
+
+std::unique_ptr<Reporter> make_console_reporter(bool color);
+std::unique_ptr<Reporter> make_json_reporter();
+
+// Human formatting helpers, shared by reporters and tests.
+std::string format_duration_ms(double ms);  // "812 ns", "17.1 µs", "2.35 ms", "1.20 s"
+std::string format_rate(double per_second, const char* unit);  // "8.04 T" + unit, ...
+
+}  // namespace judge

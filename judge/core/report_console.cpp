@@ -1,0 +1,214 @@
+// Human output: aligned tables, verdicts in colour on a terminal, and on failure everything needed to understand
+// and replay it.
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "judge/core/report.hpp"
+
+namespace judge {
+
+namespace {
+
+class ConsoleReporter final : public Reporter {
+ public:
+  explicit ConsoleReporter(bool color) : color_(color) {}
+
+  void challenge_list(const std::vector<CatalogEntry>& entries, std::ostream& out) override {
+    std::size_t w = 2;
+    for (const auto& e : entries) w = std::max(w, e.dir.filename().string().size());
+    out << fmt::format("{:<{}}  {:<6}  {}\n", "id", w, "level", "summary");
+    for (const auto& e : entries) {
+      if (e.challenge)
+        out << fmt::format("{:<{}}  {:<6}  {}\n", paint(e.challenge->id, fmt::emphasis::bold), w,
+                           e.challenge->difficulty, e.challenge->summary);
+      else
+        out << fmt::format("{:<{}}  {:<6}  {}\n", e.dir.filename().string(), w, "-",
+                           paint("broken spec: " + e.error, fg(fmt::terminal_color::red)));
+    }
+  }
+
+  void challenge_detail(const Challenge& c, const std::string& statement, std::ostream& out) override {
+    out << paint(fmt::format("{} ({})", c.title, c.difficulty), fmt::emphasis::bold) << "\n" << c.summary << "\n\n";
+    out << "signature\n  " << c.signature() << "\n\n";
+    out << statement;
+    if (!statement.empty() && statement.back() != '\n') out << "\n";
+    out << "\n";
+    out << "tolerance  "
+        << (c.tolerance.exact ? std::string("exact")
+                              : fmt::format("|out - ref| <= {:g} + {:g} * |ref|", c.tolerance.atol, c.tolerance.rtol))
+        << "; NaN/Inf never pass where the reference is finite\n";
+    out << fmt::format("timeout    {:g} s per solve() call\n", c.timeout_s);
+    out << fmt::format("cost       flops = {}; bytes = {}\n\n", c.flops.text(),
+                       c.bytes ? c.bytes->text() : "inputs read once + outputs written once");
+    out << paint("tests", fmt::emphasis::bold) << "\n";
+    for (const auto& t : c.tests) out << fmt::format("  {:<22} {:<28} {}\n", t.name, scalars_text(t), t.note);
+    out << paint("benchmarks", fmt::emphasis::bold) << "\n";
+    for (const auto& b : c.benchmarks)
+      out << fmt::format("  {:<22} {:<28} {:.4g} GFLOP, {:.4g} GB per call\n", b.name, scalars_text(b),
+                         c.flops_for(b.scalars) / 1e9, c.bytes_for(b.scalars) / 1e9);
+  }
+
+  void initialised(const Challenge& c, const std::string& path, std::ostream& out) override {
+    out << fmt::format("wrote the {} starter to {}\n", c.id, path);
+    out << fmt::format("next: judge run {} {}\n", c.id, path);
+  }
+
+  void judge_result(const JudgeReport& r, const std::string& source, const RecordOutcome& rec,
+                    std::ostream& out) override {
+    out << paint(fmt::format("{} · {}", r.challenge, source), fmt::emphasis::bold) << "\n";
+    if (r.device)
+      out << fmt::format("GPU    {} ({}, {} SMs, {:.0f} GiB) · timer {} · seed {}\n", r.device->name,
+                         r.device->arch(), r.device->sm_count, r.device->memory_bytes / 1073741824.0,
+                         r.timer.empty() ? "-" : r.timer, r.seed);
+    out << fmt::format("build  {}{} in {:.2f} s\n", r.build.ok ? "ok" : "failed", r.build.cached ? " (cached)" : "",
+                       r.build.seconds);
+    if (!r.build.ok) {
+      out << "\n" << r.build.diagnostics;
+      if (!r.build.diagnostics.empty() && r.build.diagnostics.back() != '\n') out << "\n";
+    }
+    if (!r.cases.empty()) cases_table(r, out);
+    if (!r.output.empty()) {
+      out << "\n" << paint("the submission printed:", fmt::emphasis::bold) << "\n" << r.output;
+      if (r.output.back() != '\n') out << "\n";
+      if (r.output_dropped) out << fmt::format("[{} more bytes not shown]\n", r.output_dropped);
+    }
+    out << "\n";
+    if (r.accepted()) {
+      out << paint("✓ Accepted", fg(fmt::terminal_color::green) | fmt::emphasis::bold);
+      if (r.mode == Mode::submit) out << fmt::format(" · score {} (geometric mean of benchmark medians)",
+                                                     format_duration_ms(r.score_ms));
+      out << "\n";
+    } else {
+      out << paint(fmt::format("✗ {}", label(r.verdict)), fg(fmt::terminal_color::red) | fmt::emphasis::bold);
+      if (!r.failed_case.empty()) out << " in case " << r.failed_case;
+      out << "\n";
+      if (!r.message.empty()) out << "  " << r.message << "\n";
+      failure_details(r, source, out);
+    }
+    if (rec.attempted) {
+      if (rec.recorded)
+        out << fmt::format("recorded as submission #{} in {} (rank {} on this GPU)\n", rec.submission_id,
+                           rec.database, rec.rank);
+      else
+        out << paint(fmt::format("not recorded: {}", rec.error), fg(fmt::terminal_color::yellow)) << "\n"
+            << (rec.saved_to.empty() ? "" : fmt::format("the result was saved to {}\n", rec.saved_to));
+    }
+  }
+
+  void leaderboard(const std::vector<LeaderboardView>& views, std::ostream& out) override {
+    if (views.empty()) out << "no accepted submissions yet\n";
+    for (const auto& v : views) {
+      out << paint(fmt::format("{} on {}", v.challenge, v.gpu_name), fmt::emphasis::bold) << "\n";
+      out << fmt::format("  {:>4}  {:<20} {:>12}  {:>8}  {:<24} {}\n", "rank", "user", "score", "attempts",
+                         "when (UTC)", "id");
+      for (const auto& e : v.ranking)
+        out << fmt::format("  {:>4}  {:<20} {:>12}  {:>8}  {:<24} #{}\n", e.rank, e.user,
+                           format_duration_ms(e.score_ms), e.attempts, e.created_at, e.submission_id);
+      out << "\n";
+    }
+  }
+
+  void error(const std::string& message, std::ostream& out) override {
+    out << paint("error: ", fg(fmt::terminal_color::red) | fmt::emphasis::bold) << message << "\n";
+  }
+
+ private:
+  std::string paint(const std::string& s, fmt::text_style style) const {
+    return color_ ? fmt::format(style, "{}", s) : s;
+  }
+
+  static std::string scalars_text(const Case& c) {
+    std::string s;
+    for (const auto& [k, v] : c.scalars) s += fmt::format("{}{}={:g}", s.empty() ? "" : " ", k, v);
+    return s;
+  }
+
+  static std::string scalars_text(const nlohmann::json& scalars) {
+    std::string s;
+    for (const auto& [k, v] : scalars.items())
+      s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, v.is_number() ? fmt::format("{:g}", v.get<double>()) : v.dump());
+    return s;
+  }
+
+  void cases_table(const JudgeReport& r, std::ostream& out) {
+    bool timed = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.timing.has_value(); });
+    std::size_t w = 4;
+    for (const auto& c : r.cases) w = std::max(w, c.name.size());
+    out << "\n"
+        << fmt::format("  {:<{}}  {:<20} {:<22}", "case", w, "verdict", "sizes");
+    if (timed) out << fmt::format(" {:>10} {:>10} {:>10} {:>8} {:>12}", "median", "GFLOP/s", "GB/s", "vs ref", "samples");
+    out << "\n";
+    for (const auto& c : r.cases) {
+      bool ok = c.verdict == Verdict::accepted;
+      std::string verdict = fmt::format("{} {}", ok ? "✓" : "✗", label(c.verdict));
+      std::string padded = fmt::format("{:<20}", verdict);
+      out << fmt::format("  {:<{}}  {} {:<22}", c.name, w,
+                         paint(padded, fg(ok ? fmt::terminal_color::green : fmt::terminal_color::red)),
+                         scalars_text(c.scalars));
+      if (c.timing)
+        out << fmt::format(" {:>10} {:>10.1f} {:>10.1f} {:>8} {:>12}", format_duration_ms(c.timing->median_ms),
+                           c.gflops(), c.gbps(), c.speedup() > 0 ? fmt::format("{:.2f}x", c.speedup()) : "-",
+                           fmt::format("{} ±{:.1f}%", c.timing->samples, c.timing->noise_pct));
+      out << "\n";
+    }
+  }
+
+  void failure_details(const JudgeReport& r, const std::string& source, std::ostream& out) {
+    for (const auto& c : r.cases) {
+      if (c.name != r.failed_case) continue;
+      for (const auto& o : c.outputs) {
+        if (o.first.empty()) continue;
+        out << fmt::format("  first mismatches of {} ({} of {} wrong):\n", o.name, o.mismatches, o.count);
+        for (const auto& m : o.first) {
+          std::string at;
+          for (auto x : m.coords) at += fmt::format("[{}]", x);
+          out << fmt::format("    {}{} (index {}): got {:.7g}, expected {:.7g}\n", o.name, at, m.index, m.got,
+                             m.expected);
+        }
+      }
+      if (!c.inputs_preview.empty()) {
+        out << "  the whole case:\n";
+        std::string line;
+        for (char ch : c.inputs_preview) {
+          if (ch == '\n') {
+            out << "    " << line << "\n";
+            line.clear();
+          } else {
+            line += ch;
+          }
+        }
+      }
+    }
+    if (r.device && r.verdict != Verdict::compile_error && r.verdict != Verdict::no_device)
+      out << fmt::format("  replay: judge run {} {} --seed {}{}\n", r.challenge, source, r.seed,
+                         r.failed_case.empty() ? "" : " --case " + r.failed_case);
+  }
+
+  bool color_;
+};
+
+}  // namespace
+
+std::string format_duration_ms(double ms) {
+  if (ms <= 0) return "-";
+  if (ms < 1e-3) return fmt::format("{:.0f} ns", ms * 1e6);
+  if (ms < 1) return fmt::format("{:.1f} µs", ms * 1e3);
+  if (ms < 1000) return fmt::format("{:.3g} ms", ms);
+  return fmt::format("{:.2f} s", ms / 1000);
+}
+
+std::string format_rate(double per_second, const char* unit) {
+  const char* prefixes[] = {"", "K", "M", "G", "T", "P"};
+  int i = 0;
+  while (per_second >= 1000 && i < 5) {
+    per_second /= 1000;
+    ++i;
+  }
+  return fmt::format("{:.3g} {}{}", per_second, prefixes[i], unit);
+}
+
+std::unique_ptr<Reporter> make_console_reporter(bool color) { return std::make_unique<ConsoleReporter>(color); }
+
+}  // namespace judge

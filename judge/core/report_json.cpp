@@ -1,0 +1,98 @@
+// Machine-readable output: exactly one JSON document per command, on the injected stream.
+#include "judge/core/report.hpp"
+
+namespace judge {
+
+namespace {
+
+using nlohmann::json;
+
+json challenge_summary(const Challenge& c) {
+  return {{"id", c.id},
+          {"title", c.title},
+          {"difficulty", c.difficulty},
+          {"summary", c.summary},
+          {"signature", c.signature()}};
+}
+
+json cases_json(const Challenge& c, const std::vector<Case>& cases) {
+  json out = json::array();
+  for (const auto& k : cases) {
+    json scalars = json::object();
+    for (const auto& [name, v] : k.scalars) scalars[name] = v;
+    out.push_back({{"name", k.name},
+                   {"note", k.note},
+                   {"scalars", scalars},
+                   {"flops", c.flops_for(k.scalars)},
+                   {"bytes", c.bytes_for(k.scalars)}});
+  }
+  return out;
+}
+
+class JsonReporter final : public Reporter {
+ public:
+  void challenge_list(const std::vector<CatalogEntry>& entries, std::ostream& out) override {
+    json list = json::array();
+    for (const auto& e : entries) {
+      if (e.challenge)
+        list.push_back(challenge_summary(*e.challenge));
+      else
+        list.push_back({{"id", e.dir.filename().string()}, {"error", e.error}});
+    }
+    emit({{"challenges", list}}, out);
+  }
+
+  void challenge_detail(const Challenge& c, const std::string& statement, std::ostream& out) override {
+    json j = challenge_summary(c);
+    json params = json::array();
+    for (const auto& p : c.params) {
+      json shape = json::array();
+      for (const auto& e : p.shape) shape.push_back(e.text());
+      params.push_back({{"name", p.name}, {"role", to_string(p.role)}, {"dtype", to_string(p.dtype)}, {"shape", shape}});
+    }
+    j["params"] = params;
+    j["statement"] = statement;
+    j["tolerance"] = {{"exact", c.tolerance.exact}, {"atol", c.tolerance.atol}, {"rtol", c.tolerance.rtol}};
+    j["timeout_s"] = c.timeout_s;
+    j["tests"] = cases_json(c, c.tests);
+    j["benchmarks"] = cases_json(c, c.benchmarks);
+    emit(j, out);
+  }
+
+  void initialised(const Challenge& c, const std::string& path, std::ostream& out) override {
+    emit({{"challenge", c.id}, {"written", path}}, out);
+  }
+
+  void judge_result(const JudgeReport& r, const std::string& source, const RecordOutcome& rec,
+                    std::ostream& out) override {
+    json j = to_json(r);
+    j["source"] = source;
+    if (rec.attempted)
+      j["record"] = {{"recorded", rec.recorded}, {"submission_id", rec.submission_id}, {"rank", rec.rank},
+                     {"database", rec.database}, {"error", rec.error},           {"saved_to", rec.saved_to}};
+    emit(j, out);
+  }
+
+  void leaderboard(const std::vector<LeaderboardView>& views, std::ostream& out) override {
+    json boards = json::array();
+    for (const auto& v : views) {
+      json ranking = json::array();
+      for (const auto& e : v.ranking) ranking.push_back(to_json(e));
+      boards.push_back({{"challenge", v.challenge}, {"gpu", v.gpu_name}, {"ranking", ranking}});
+    }
+    emit({{"leaderboards", boards}}, out);
+  }
+
+  void error(const std::string& message, std::ostream& out) override { emit({{"error", message}}, out); }
+
+ private:
+  static void emit(const json& j, std::ostream& out) {
+    out << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_json_reporter() { return std::make_unique<JsonReporter>(); }
+
+}  // namespace judge

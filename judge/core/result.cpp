@@ -1,0 +1,182 @@
+#include "judge/core/result.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "judge/core/error.hpp"
+
+namespace judge {
+
+namespace {
+struct VerdictName {
+  Verdict verdict;
+  std::string_view id;
+  std::string_view label;
+};
+constexpr std::array<VerdictName, 13> kVerdicts{{
+    {Verdict::accepted, "accepted", "Accepted"},
+    {Verdict::wrong_answer, "wrong_answer", "Wrong answer"},
+    {Verdict::compile_error, "compile_error", "Compile error"},
+    {Verdict::runtime_error, "runtime_error", "Runtime error"},
+    {Verdict::timeout, "timeout", "Time limit exceeded"},
+    {Verdict::crashed, "crashed", "Crashed"},
+    {Verdict::memory_violation, "memory_violation", "Memory violation"},
+    {Verdict::input_modified, "input_modified", "Input modified"},
+    {Verdict::output_not_written, "output_not_written", "Output not written"},
+    {Verdict::suspicious_timing, "suspicious_timing", "Suspicious timing"},
+    {Verdict::no_device, "no_device", "No CUDA device"},
+    {Verdict::internal_error, "internal_error", "Internal error"},
+    {Verdict::not_run, "not_run", "Not run"},
+}};
+}  // namespace
+
+std::string_view to_string(Verdict v) {
+  for (const auto& n : kVerdicts)
+    if (n.verdict == v) return n.id;
+  return "internal_error";
+}
+
+std::string_view label(Verdict v) {
+  for (const auto& n : kVerdicts)
+    if (n.verdict == v) return n.label;
+  return "Internal error";
+}
+
+std::optional<Verdict> parse_verdict(std::string_view s) {
+  for (const auto& n : kVerdicts)
+    if (n.id == s) return n.verdict;
+  return std::nullopt;
+}
+
+std::string DeviceInfo::arch() const {
+  std::string digits;
+  for (char c : compute_capability)
+    if (c != '.') digits += c;
+  return "sm_" + digits;
+}
+
+double CaseResult::gflops() const {
+  return timing && timing->median_ms > 0 ? flops / (timing->median_ms * 1e-3) / 1e9 : 0.0;
+}
+double CaseResult::gbps() const {
+  return timing && timing->median_ms > 0 ? bytes / (timing->median_ms * 1e-3) / 1e9 : 0.0;
+}
+double CaseResult::speedup() const {
+  return timing && reference_timing && timing->median_ms > 0 ? reference_timing->median_ms / timing->median_ms : 0.0;
+}
+
+void to_json(nlohmann::json& j, Verdict v) { j = std::string(to_string(v)); }
+void from_json(const nlohmann::json& j, Verdict& v) {
+  auto parsed = parse_verdict(j.get<std::string>());
+  if (!parsed) JUDGE_THROW(Error, "unknown verdict '{}'", j.get<std::string>());
+  v = *parsed;
+}
+
+void to_json(nlohmann::json& j, const DeviceInfo& d) {
+  j = {{"ordinal", d.ordinal},
+       {"name", d.name},
+       {"compute_capability", d.compute_capability},
+       {"sm_count", d.sm_count},
+       {"l2_bytes", d.l2_bytes},
+       {"memory_bytes", d.memory_bytes},
+       {"clock_khz", d.clock_khz},
+       {"memory_clock_khz", d.memory_clock_khz},
+       {"memory_bus_bits", d.memory_bus_bits},
+       {"driver_version", d.driver_version},
+       {"runtime_version", d.runtime_version}};
+}
+void from_json(const nlohmann::json& j, DeviceInfo& d) {
+  d.ordinal = j.value("ordinal", 0);
+  d.name = j.at("name").get<std::string>();
+  d.compute_capability = j.at("compute_capability").get<std::string>();
+  d.sm_count = j.value("sm_count", 0);
+  d.l2_bytes = j.value("l2_bytes", std::int64_t{0});
+  d.memory_bytes = j.value("memory_bytes", std::int64_t{0});
+  d.clock_khz = j.value("clock_khz", 0);
+  d.memory_clock_khz = j.value("memory_clock_khz", 0);
+  d.memory_bus_bits = j.value("memory_bus_bits", 0);
+  d.driver_version = j.value("driver_version", 0);
+  d.runtime_version = j.value("runtime_version", 0);
+}
+
+void to_json(nlohmann::json& j, const Mismatch& m) {
+  j = {{"index", m.index}, {"coords", m.coords}, {"got", m.got}, {"expected", m.expected}};
+}
+void from_json(const nlohmann::json& j, Mismatch& m) {
+  m.index = j.at("index").get<std::int64_t>();
+  m.coords = j.value("coords", std::vector<std::int64_t>{});
+  // NaN and Inf travel as null in JSON: keep them as NaN.
+  m.got = j.at("got").is_number() ? j.at("got").get<double>() : std::numeric_limits<double>::quiet_NaN();
+  m.expected =
+      j.at("expected").is_number() ? j.at("expected").get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+void to_json(nlohmann::json& j, const OutputCheck& o) {
+  j = {{"name", o.name},
+       {"count", o.count},
+       {"mismatches", o.mismatches},
+       {"unwritten", o.unwritten},
+       {"non_finite", o.non_finite},
+       {"max_abs_error", o.max_abs_error},
+       {"max_rel_error", o.max_rel_error},
+       {"first", o.first}};
+}
+void from_json(const nlohmann::json& j, OutputCheck& o) {
+  o.name = j.at("name").get<std::string>();
+  o.count = j.value("count", std::int64_t{0});
+  o.mismatches = j.value("mismatches", std::int64_t{0});
+  o.unwritten = j.value("unwritten", std::int64_t{0});
+  o.non_finite = j.value("non_finite", std::int64_t{0});
+  o.max_abs_error = j.at("max_abs_error").is_number() ? j.at("max_abs_error").get<double>() : INFINITY;
+  o.max_rel_error = j.at("max_rel_error").is_number() ? j.at("max_rel_error").get<double>() : INFINITY;
+  o.first = j.value("first", std::vector<Mismatch>{});
+}
+
+void to_json(nlohmann::json& j, const Timing& t) {
+  j = {{"timer", t.timer},         {"samples", t.samples},   {"median_ms", t.median_ms},
+       {"min_ms", t.min_ms},       {"max_ms", t.max_ms},     {"mean_ms", t.mean_ms},
+       {"noise_pct", t.noise_pct}, {"host_median_ms", t.host_median_ms}, {"converged", t.converged}};
+}
+void from_json(const nlohmann::json& j, Timing& t) {
+  t.timer = j.value("timer", std::string{});
+  t.samples = j.value("samples", 0);
+  t.median_ms = j.value("median_ms", 0.0);
+  t.min_ms = j.value("min_ms", 0.0);
+  t.max_ms = j.value("max_ms", 0.0);
+  t.mean_ms = j.value("mean_ms", 0.0);
+  t.noise_pct = j.value("noise_pct", 0.0);
+  t.host_median_ms = j.value("host_median_ms", 0.0);
+  t.converged = j.value("converged", false);
+}
+
+void to_json(nlohmann::json& j, const CaseResult& c) {
+  j = {{"name", c.name},       {"kind", c.kind},       {"verdict", c.verdict}, {"message", c.message},
+       {"scalars", c.scalars}, {"outputs", c.outputs}, {"flops", c.flops},     {"bytes", c.bytes}};
+  if (!c.inputs_preview.empty()) j["inputs_preview"] = c.inputs_preview;
+  if (c.timing) {
+    j["timing"] = *c.timing;
+    j["gflops"] = c.gflops();
+    j["gbps"] = c.gbps();
+  }
+  if (c.reference_timing) {
+    j["reference_timing"] = *c.reference_timing;
+    j["speedup"] = c.speedup();
+  }
+}
+void from_json(const nlohmann::json& j, CaseResult& c) {
+  c.name = j.at("name").get<std::string>();
+  c.kind = j.value("kind", std::string{"test"});
+  c.verdict = j.at("verdict").get<Verdict>();
+  c.message = j.value("message", std::string{});
+  c.scalars = j.value("scalars", nlohmann::json::object());
+  c.outputs = j.value("outputs", std::vector<OutputCheck>{});
+  c.inputs_preview = j.value("inputs_preview", std::string{});
+  c.flops = j.value("flops", 0.0);
+  c.bytes = j.value("bytes", 0.0);
+  if (j.contains("timing")) c.timing = j.at("timing").get<Timing>();
+  if (j.contains("reference_timing")) c.reference_timing = j.at("reference_timing").get<Timing>();
+}
+
+}  // namespace judge

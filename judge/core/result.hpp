@@ -1,0 +1,110 @@
+#pragma once
+// What a run produces, as the worker reports it and the judge reports and records it. Each message the worker sends
+// is one JSON object per line ("event": device | case_begin | call | case_end | fatal | done); these types are
+// their payloads, with to_json/from_json so the two processes agree on one definition.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace judge {
+
+enum class Verdict {
+  accepted,
+  wrong_answer,
+  compile_error,
+  runtime_error,       // a CUDA error raised by the submission (name + where it surfaced)
+  timeout,             // a solve() call outlived the case's limit; the worker was killed
+  crashed,             // the worker died (signal, abort, exit inside solve)
+  memory_violation,    // a write outside an output buffer (guard region changed)
+  input_modified,      // an input buffer changed during solve()
+  output_not_written,  // an output still holds the poison pattern
+  suspicious_timing,   // faster than the GPU's physical limit allows
+  no_device,           // no CUDA device: nothing could run
+  internal_error,      // the judge's own fault: please report
+  not_run,             // an earlier case ended the run
+};
+std::string_view to_string(Verdict v);
+std::optional<Verdict> parse_verdict(std::string_view s);
+// A short human label: "Accepted", "Wrong answer", ...
+std::string_view label(Verdict v);
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  std::string compute_capability;  // "9.0"
+  int sm_count = 0;
+  std::int64_t l2_bytes = 0;
+  std::int64_t memory_bytes = 0;
+  int clock_khz = 0;
+  int memory_clock_khz = 0;
+  int memory_bus_bits = 0;
+  int driver_version = 0;
+  int runtime_version = 0;
+  std::string arch() const;  // "sm_90"
+};
+
+struct Mismatch {
+  std::int64_t index = 0;
+  std::vector<std::int64_t> coords;  // row, col for matrices (one entry per shape dimension)
+  double got = 0;
+  double expected = 0;
+};
+
+// How one output compared with the reference.
+struct OutputCheck {
+  std::string name;
+  std::int64_t count = 0;
+  std::int64_t mismatches = 0;
+  std::int64_t unwritten = 0;   // elements still holding the poison pattern
+  std::int64_t non_finite = 0;  // NaN/Inf where the reference is finite
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+  std::vector<Mismatch> first;  // the first few mismatches, in index order
+};
+
+struct Timing {
+  std::string timer;          // "cupti" (all streams) or "events" (default stream only)
+  int samples = 0;
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  double mean_ms = 0;
+  double noise_pct = 0;       // relative standard deviation of the samples, percent
+  double host_median_ms = 0;  // wall time of the solve() call on the host, sync included
+  bool converged = false;     // noise reached the target before the budget ran out
+};
+
+struct CaseResult {
+  std::string name;
+  std::string kind;  // "test" or "benchmark"
+  Verdict verdict = Verdict::not_run;
+  std::string message;  // one sentence: why, for anything but accepted
+  nlohmann::json scalars = nlohmann::json::object();
+  std::vector<OutputCheck> outputs;
+  std::string inputs_preview;  // tiny cases: the inputs, printed
+  std::optional<Timing> timing;
+  std::optional<Timing> reference_timing;
+  double flops = 0;
+  double bytes = 0;
+  double gflops() const;
+  double gbps() const;
+  double speedup() const;  // reference median / submission median (0 when unknown)
+};
+
+void to_json(nlohmann::json& j, const DeviceInfo& d);
+void from_json(const nlohmann::json& j, DeviceInfo& d);
+void to_json(nlohmann::json& j, const Mismatch& m);
+void from_json(const nlohmann::json& j, Mismatch& m);
+void to_json(nlohmann::json& j, const OutputCheck& o);
+void from_json(const nlohmann::json& j, OutputCheck& o);
+void to_json(nlohmann::json& j, const Timing& t);
+void from_json(const nlohmann::json& j, Timing& t);
+void to_json(nlohmann::json& j, const CaseResult& c);
+void from_json(const nlohmann::json& j, CaseResult& c);
+void to_json(nlohmann::json& j, Verdict v);
+void from_json(const nlohmann::json& j, Verdict& v);
+
+}  // namespace judge

@@ -1,0 +1,142 @@
+#include "judge/worker/check.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "judge/worker/cuda_check.hpp"
+#include "judge/worker/device_buffer.hpp"
+
+namespace judge {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+struct CompareCounters {
+  unsigned long long mismatches;
+  unsigned long long unwritten;
+  unsigned long long non_finite;
+  unsigned long long max_abs_bits;  // non-negative doubles order like their bit patterns
+  unsigned long long max_rel_bits;
+  long long first_mismatch;
+};
+
+template <class T>
+__device__ bool is_poison(T v) {
+  static_assert(sizeof(T) == 4, "4-byte element types only");
+  std::uint32_t bits;
+  memcpy(&bits, &v, 4);
+  return bits == kPoison32;
+}
+
+template <class T>
+__global__ void compare_kernel(const T* got, const T* want, std::int64_t count, Tolerance tol,
+                               CompareCounters* out) {
+  unsigned long long mism = 0, unwritten = 0, non_finite = 0;
+  double max_abs = 0, max_rel = 0;
+  long long first = count;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    T g = got[i], w = want[i];
+    double gd = static_cast<double>(g), wd = static_cast<double>(w);
+    if (element_matches(gd, wd, tol)) continue;
+    ++mism;
+    if (i < first) first = i;
+    bool ref_finite = !is_nan_value(wd) && !is_inf_value(wd);
+    if (is_poison(g) && !is_poison(w)) ++unwritten;
+    else if (ref_finite && (is_nan_value(gd) || is_inf_value(gd))) ++non_finite;
+    else if (ref_finite) {
+      double diff = fabs(gd - wd);
+      max_abs = fmax(max_abs, diff);
+      if (wd != 0) max_rel = fmax(max_rel, diff / fabs(wd));
+    }
+  }
+  if (mism) {
+    atomicAdd(&out->mismatches, mism);
+    atomicAdd(&out->unwritten, unwritten);
+    atomicAdd(&out->non_finite, non_finite);
+    atomicMax(&out->max_abs_bits, static_cast<unsigned long long>(__double_as_longlong(max_abs)));
+    atomicMax(&out->max_rel_bits, static_cast<unsigned long long>(__double_as_longlong(max_rel)));
+    atomicMin(&out->first_mismatch, first);
+  }
+}
+
+int grid_for(std::int64_t count) {
+  std::int64_t blocks = (count + kThreads - 1) / kThreads;
+  return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, 132 * 16));
+}
+
+template <class T>
+void find_first_mismatches(OutputCheck& r, const T* got, const T* want, std::int64_t count, std::int64_t start,
+                           const std::vector<std::int64_t>& shape, Tolerance tol, cudaStream_t stream) {
+  // Only on failure: walk forward from the first mismatch in host-sized chunks until enough are found.
+  constexpr std::int64_t kChunk = 1 << 20;
+  std::vector<T> g(kChunk), w(kChunk);
+  for (std::int64_t base = start; base < count && static_cast<int>(r.first.size()) < kMismatchesShown;
+       base += kChunk) {
+    std::int64_t n = std::min(kChunk, count - base);
+    JUDGE_CUDA_CHECK(cudaMemcpyAsync(g.data(), got + base, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    JUDGE_CUDA_CHECK(cudaMemcpyAsync(w.data(), want + base, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (std::int64_t i = 0; i < n && static_cast<int>(r.first.size()) < kMismatchesShown; ++i) {
+      double gd = static_cast<double>(g[i]), wd = static_cast<double>(w[i]);
+      if (element_matches(gd, wd, tol)) continue;
+      r.first.push_back(Mismatch{base + i, coordinates(base + i, shape), gd, wd});
+    }
+  }
+}
+
+template <class T>
+OutputCheck compare_typed(const std::string& name, const T* got, const T* want, std::int64_t count,
+                          const std::vector<std::int64_t>& shape, Tolerance tol, cudaStream_t stream) {
+  OutputCheck r;
+  r.name = name;
+  r.count = count;
+  if (count == 0) return r;
+  CompareCounters init{0, 0, 0, 0, 0, count};
+  DeviceBuffer counters(sizeof(CompareCounters));
+  JUDGE_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
+  compare_kernel<T><<<grid_for(count), kThreads, 0, stream>>>(got, want, count, tol,
+                                                              static_cast<CompareCounters*>(counters.get()));
+  JUDGE_CUDA_CHECK(cudaGetLastError());
+  CompareCounters c{};
+  JUDGE_CUDA_CHECK(cudaMemcpyAsync(&c, counters.get(), sizeof c, cudaMemcpyDeviceToHost, stream));
+  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  r.mismatches = static_cast<std::int64_t>(c.mismatches);
+  r.unwritten = static_cast<std::int64_t>(c.unwritten);
+  r.non_finite = static_cast<std::int64_t>(c.non_finite);
+  std::memcpy(&r.max_abs_error, &c.max_abs_bits, sizeof(double));
+  std::memcpy(&r.max_rel_error, &c.max_rel_bits, sizeof(double));
+  if (r.mismatches > 0) find_first_mismatches(r, got, want, count, c.first_mismatch, shape, tol, stream);
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> coordinates(std::int64_t index, const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> c(shape.size(), 0);
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    std::int64_t extent = std::max<std::int64_t>(shape[d], 1);
+    c[d] = index % extent;
+    index /= extent;
+  }
+  return c;
+}
+
+OutputCheck compare_output(const std::string& name, const void* got, const void* expected, DType dtype,
+                           std::int64_t count, const std::vector<std::int64_t>& shape, Tolerance tol,
+                           cudaStream_t stream) {
+  switch (dtype) {
+    case DType::float32:
+      return compare_typed(name, static_cast<const float*>(got), static_cast<const float*>(expected), count, shape,
+                           tol, stream);
+    case DType::int32:
+      return compare_typed(name, static_cast<const int*>(got), static_cast<const int*>(expected), count, shape, tol,
+                           stream);
+    default:
+      JUDGE_THROW(Error, "outputs of dtype {} cannot be checked yet (float32 and int32 are supported)",
+                  to_string(dtype));
+  }
+}
+
+}  // namespace judge

@@ -1,0 +1,35 @@
+#include "judge/worker/device_info.hpp"
+
+#include <fmt/format.h>
+
+#include "judge/worker/cuda_check.hpp"
+
+namespace judge {
+
+std::vector<DeviceInfo> list_devices() {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return {};
+  JUDGE_CUDA_CHECK(e);
+  std::vector<DeviceInfo> out;
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp p{};
+    JUDGE_CUDA_CHECK(cudaGetDeviceProperties(&p, d));
+    DeviceInfo info;
+    info.ordinal = d;
+    info.name = p.name;
+    info.compute_capability = fmt::format("{}.{}", p.major, p.minor);
+    info.sm_count = p.multiProcessorCount;
+    info.l2_bytes = p.l2CacheSize;
+    info.memory_bytes = static_cast<std::int64_t>(p.totalGlobalMem);
+    info.memory_bus_bits = p.memoryBusWidth;
+    JUDGE_CUDA_CHECK(cudaDeviceGetAttribute(&info.clock_khz, cudaDevAttrClockRate, d));
+    JUDGE_CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, d));
+    JUDGE_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
+    JUDGE_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
+    out.push_back(info);
+  }
+  return out;
+}
+
+}  // namespace judge

@@ -1,0 +1,345 @@
+#include "judge/worker/generate.hpp"
+
+#include <cmath>
+#include <mutex>
+#include <vector>
+
+#include "judge/worker/rng.hpp"
+
+namespace judge {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+int grid_for(std::int64_t count) {
+  std::int64_t blocks = (count + kThreads - 1) / kThreads;
+  return static_cast<int>(blocks < 1 ? 1 : (blocks > 65535 * 8 ? 65535 * 8 : blocks));
+}
+
+// A built-in distribution, flattened for the kernels. values/specials point to device memory.
+struct GenParams {
+  int kind = 0;
+  double a = 0, b = 0;
+  const double* values = nullptr;
+  std::int64_t n_values = 0;
+  const double* specials = nullptr;
+  std::int64_t n_specials = 0;
+  double special_fraction = 0;
+  bool integer = false;
+};
+
+constexpr std::uint64_t kSpecialStream = 0x5bd1e9955bd1e995ull;
+
+__device__ double sample(const GenParams& p, std::uint64_t key, std::uint64_t i) {
+  double v = 0;
+  switch (static_cast<Distribution::Kind>(p.kind)) {
+    case Distribution::Kind::uniform: {
+      double u = unit_double(counter_hash(key, 2 * i));
+      if (p.integer) {
+        v = p.a + floor(u * (p.b - p.a + 1.0));
+        if (v > p.b) v = p.b;
+      } else {
+        v = p.a + (p.b - p.a) * u;
+      }
+      break;
+    }
+    case Distribution::Kind::normal: {
+      double u1 = unit_double(counter_hash(key, 2 * i));
+      double u2 = unit_double(counter_hash(key, 2 * i + 1));
+      v = p.a + p.b * sqrt(-2.0 * log(1.0 - u1)) * cospi(2.0 * u2);
+      if (p.integer) v = rint(v);
+      break;
+    }
+    case Distribution::Kind::constant:
+      v = p.a;
+      break;
+    case Distribution::Kind::values:
+      v = p.values[i % static_cast<std::uint64_t>(p.n_values)];
+      break;
+    default:
+      break;
+  }
+  if (p.special_fraction > 0) {
+    std::uint64_t h = counter_hash(key ^ kSpecialStream, i);
+    if (unit_double(h) < p.special_fraction) v = p.specials[mix64(h) % static_cast<std::uint64_t>(p.n_specials)];
+  }
+  return v;
+}
+
+template <class T>
+__device__ T convert(double v) {
+  return static_cast<T>(v);
+}
+template <>
+__device__ int convert<int>(double v) {
+  // Saturate instead of the undefined behaviour of an out-of-range conversion.
+  if (!(v == v)) return 0;
+  if (v >= 2147483647.0) return 2147483647;
+  if (v <= -2147483648.0) return -2147483647 - 1;
+  return static_cast<int>(v);
+}
+
+template <class T>
+__global__ void generate_kernel(T* out, std::int64_t count, GenParams p, std::uint64_t key) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    out[i] = convert<T>(sample(p, key, static_cast<std::uint64_t>(i)));
+}
+
+template <class T>
+__device__ bool same_bits(T a, T b) {
+  static_assert(sizeof(T) == 4, "4-byte element types only");
+  unsigned ua, ub;
+  memcpy(&ua, &a, 4);
+  memcpy(&ub, &b, 4);
+  return ua == ub;
+}
+
+template <class T>
+__global__ void changed_kernel(const T* data, std::int64_t count, GenParams p, std::uint64_t key,
+                               unsigned long long* changed) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    T want = convert<T>(sample(p, key, static_cast<std::uint64_t>(i)));
+    T got = data[i];
+    // Bitwise: NaN inputs must stay the same NaN, -0 must stay -0.
+    if (!same_bits(want, got)) ++local;
+  }
+  if (local) atomicAdd(changed, local);
+}
+
+__global__ void bytes_differ_kernel(const unsigned char* a, const unsigned char* b, std::int64_t n,
+                                    unsigned long long* changed) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    local += a[i] != b[i];
+  if (local) atomicAdd(changed, local);
+}
+
+__device__ unsigned char guard_byte(std::uint64_t key, std::uint64_t offset) {
+  return static_cast<unsigned char>(counter_hash(key, offset / 8) >> (8 * (offset % 8)));
+}
+
+__global__ void fill_guard_kernel(unsigned char* base, std::uint64_t begin, std::uint64_t end, std::uint64_t key) {
+  for (std::uint64_t x = begin + blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; x < end;
+       x += std::uint64_t(gridDim.x) * blockDim.x)
+    base[x] = guard_byte(key, x);
+}
+
+struct GuardCounters {
+  unsigned long long front_changed;
+  unsigned long long back_changed;
+  long long front_last;  // highest changed offset in the front guard (closest to the data)
+  long long back_first;  // lowest changed offset in the back guard
+};
+
+__global__ void check_guard_kernel(const unsigned char* base, std::uint64_t data_begin, std::uint64_t data_end,
+                                   std::uint64_t total, std::uint64_t key, GuardCounters* out) {
+  std::uint64_t guard_bytes = data_begin + (total - data_end);
+  for (std::uint64_t g = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; g < guard_bytes;
+       g += std::uint64_t(gridDim.x) * blockDim.x) {
+    std::uint64_t x = g < data_begin ? g : data_end + (g - data_begin);
+    if (base[x] != guard_byte(key, x)) {
+      if (x < data_begin) {
+        atomicAdd(&out->front_changed, 1ull);
+        atomicMax(&out->front_last, static_cast<long long>(x));
+      } else {
+        atomicAdd(&out->back_changed, 1ull);
+        atomicMin(&out->back_first, static_cast<long long>(x));
+      }
+    }
+  }
+}
+
+template <class T>
+__global__ void fill_pattern_kernel(T* out, std::int64_t count, T pattern) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    out[i] = pattern;
+}
+
+// Device copies of a distribution's value lists, alive for one generate/compare.
+struct DeviceGenParams {
+  GenParams params;
+  DeviceBuffer values, specials;
+};
+
+DeviceGenParams upload(const Distribution& d, DType dtype, cudaStream_t stream) {
+  DeviceGenParams out;
+  GenParams& p = out.params;
+  p.kind = static_cast<int>(d.kind);
+  p.integer = dtype == DType::int32;
+  switch (d.kind) {
+    case Distribution::Kind::uniform:
+      p.a = d.low;
+      p.b = d.high;
+      break;
+    case Distribution::Kind::normal:
+      p.a = d.mean;
+      p.b = d.stddev;
+      break;
+    case Distribution::Kind::constant:
+      p.a = d.value;
+      break;
+    default:
+      break;
+  }
+  auto copy = [&](const std::vector<double>& v, DeviceBuffer& buf) -> const double* {
+    if (v.empty()) return nullptr;
+    buf = DeviceBuffer(v.size() * sizeof(double));
+    JUDGE_CUDA_CHECK(cudaMemcpyAsync(buf.get(), v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice, stream));
+    return static_cast<const double*>(buf.get());
+  };
+  if (d.kind == Distribution::Kind::values) {
+    p.values = copy(d.values, out.values);
+    p.n_values = static_cast<std::int64_t>(d.values.size());
+  }
+  if (d.special_fraction > 0 && !d.specials.empty()) {
+    p.specials = copy(d.specials, out.specials);
+    p.n_specials = static_cast<std::int64_t>(d.specials.size());
+    p.special_fraction = d.special_fraction;
+  }
+  return out;
+}
+
+void require_supported(DType dtype) {
+  if (dtype != DType::float32 && dtype != DType::int32)
+    JUDGE_THROW(Error, "inputs of dtype {} cannot be generated yet (float32 and int32 are supported)",
+                to_string(dtype));
+}
+
+std::map<std::string, CustomGenerator>& generators() {
+  static std::map<std::string, CustomGenerator> g;
+  return g;
+}
+std::mutex& generators_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+CustomGenerator find_generator(const std::string& name) {
+  std::lock_guard<std::mutex> lock(generators_mutex());
+  auto it = generators().find(name);
+  if (it == generators().end())
+    JUDGE_THROW(Error, "no custom generator named '{}' is registered (see JUDGE_GENERATOR in reference/)", name);
+  return it->second;
+}
+
+}  // namespace
+
+void register_generator(const std::string& name, CustomGenerator fn) {
+  std::lock_guard<std::mutex> lock(generators_mutex());
+  generators()[name] = std::move(fn);
+}
+
+bool has_generator(const std::string& name) {
+  std::lock_guard<std::mutex> lock(generators_mutex());
+  return generators().count(name) > 0;
+}
+
+void generate(void* data, DType dtype, std::int64_t count, const Distribution& dist, std::uint64_t key,
+              const Env& scalars, cudaStream_t stream) {
+  if (count == 0) return;
+  if (dist.kind == Distribution::Kind::custom) {
+    find_generator(dist.custom)(data, dtype, count, key, scalars, stream);
+    JUDGE_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
+  require_supported(dtype);
+  DeviceGenParams p = upload(dist, dtype, stream);
+  if (dtype == DType::float32)
+    generate_kernel<float><<<grid_for(count), kThreads, 0, stream>>>(static_cast<float*>(data), count, p.params, key);
+  else
+    generate_kernel<int><<<grid_for(count), kThreads, 0, stream>>>(static_cast<int*>(data), count, p.params, key);
+  JUDGE_CUDA_CHECK(cudaGetLastError());
+  // The value lists are freed when p goes out of scope: finish using them first.
+  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, const Distribution& dist,
+                           std::uint64_t key, const Env& scalars, cudaStream_t stream) {
+  if (count == 0) return 0;
+  DeviceBuffer counter(sizeof(unsigned long long));
+  JUDGE_CUDA_CHECK(cudaMemsetAsync(counter.get(), 0, counter.size(), stream));
+  auto* changed = static_cast<unsigned long long*>(counter.get());
+  DeviceGenParams p;  // must outlive the kernels below
+  DeviceBuffer regenerated;
+  if (dist.kind == Distribution::Kind::custom) {
+    std::size_t bytes = static_cast<std::size_t>(count) * size_of(dtype);
+    regenerated = DeviceBuffer(bytes);
+    generate(regenerated.get(), dtype, count, dist, key, scalars, stream);
+    bytes_differ_kernel<<<grid_for(static_cast<std::int64_t>(bytes)), kThreads, 0, stream>>>(
+        static_cast<const unsigned char*>(data), static_cast<const unsigned char*>(regenerated.get()),
+        static_cast<std::int64_t>(bytes), changed);
+  } else {
+    require_supported(dtype);
+    p = upload(dist, dtype, stream);
+    if (dtype == DType::float32)
+      changed_kernel<float><<<grid_for(count), kThreads, 0, stream>>>(static_cast<const float*>(data), count,
+                                                                      p.params, key, changed);
+    else
+      changed_kernel<int><<<grid_for(count), kThreads, 0, stream>>>(static_cast<const int*>(data), count, p.params,
+                                                                    key, changed);
+  }
+  JUDGE_CUDA_CHECK(cudaGetLastError());
+  unsigned long long host = 0;
+  JUDGE_CUDA_CHECK(cudaMemcpyAsync(&host, changed, sizeof host, cudaMemcpyDeviceToHost, stream));
+  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return static_cast<std::int64_t>(host);
+}
+
+void fill_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream) {
+  auto* base = reinterpret_cast<unsigned char*>(b.base());
+  fill_guard_kernel<<<grid_for(GuardedBuffer::kGuardBytes), kThreads, 0, stream>>>(base, 0, GuardedBuffer::kGuardBytes,
+                                                                                 key);
+  std::uint64_t back = b.back_guard_offset();
+  fill_guard_kernel<<<grid_for(static_cast<std::int64_t>(b.total_bytes() - back)), kThreads, 0, stream>>>(
+      base, back, b.total_bytes(), key);
+  JUDGE_CUDA_CHECK(cudaGetLastError());
+}
+
+GuardReport check_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream) {
+  GuardCounters init{0, 0, -1, static_cast<long long>(b.total_bytes())};
+  DeviceBuffer counters(sizeof(GuardCounters));
+  JUDGE_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
+  std::uint64_t data_begin = GuardedBuffer::kGuardBytes, data_end = b.back_guard_offset();
+  std::int64_t guard_bytes = static_cast<std::int64_t>(data_begin + (b.total_bytes() - data_end));
+  check_guard_kernel<<<grid_for(guard_bytes), kThreads, 0, stream>>>(
+      reinterpret_cast<const unsigned char*>(b.base()), data_begin, data_end, b.total_bytes(), key,
+      static_cast<GuardCounters*>(counters.get()));
+  JUDGE_CUDA_CHECK(cudaGetLastError());
+  GuardCounters got{};
+  JUDGE_CUDA_CHECK(cudaMemcpyAsync(&got, counters.get(), sizeof got, cudaMemcpyDeviceToHost, stream));
+  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  GuardReport r;
+  r.front_changed = static_cast<std::int64_t>(got.front_changed);
+  r.back_changed = static_cast<std::int64_t>(got.back_changed);
+  if (r.front_changed) r.first_front_offset = got.front_last - static_cast<long long>(data_begin);
+  if (r.back_changed) r.first_back_offset = got.back_first - static_cast<long long>(data_end);
+  return r;
+}
+
+void poison(void* data, DType dtype, std::int64_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  switch (size_of(dtype)) {
+    case 4:
+      fill_pattern_kernel<std::uint32_t><<<grid_for(count), kThreads, 0, stream>>>(static_cast<std::uint32_t*>(data),
+                                                                                 count, kPoison32);
+      break;
+    case 2:
+      fill_pattern_kernel<std::uint16_t><<<grid_for(count), kThreads, 0, stream>>>(static_cast<std::uint16_t*>(data),
+                                                                                 count, kPoison16);
+      break;
+    case 1:
+      JUDGE_CUDA_CHECK(cudaMemsetAsync(data, kPoison8, static_cast<std::size_t>(count), stream));
+      break;
+    default:
+      JUDGE_THROW(Error, "cannot poison buffers of dtype {}", to_string(dtype));
+  }
+  JUDGE_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace judge

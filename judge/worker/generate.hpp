@@ -1,0 +1,54 @@
+#pragma once
+// Input generation on the GPU, and the patterns around and inside buffers (guards, poison).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "judge/core/dtype.hpp"
+#include "judge/core/expr.hpp"
+#include "judge/core/spec.hpp"
+#include "judge/worker/device_buffer.hpp"
+
+namespace judge {
+
+// Fills data[0, count) of type dtype from the distribution, keyed by `key` (see rng.hpp). Built-in distributions
+// are pure functions of (key, index); custom ones call a registered generator.
+void generate(void* data, DType dtype, std::int64_t count, const Distribution& dist, std::uint64_t key,
+              const Env& scalars, cudaStream_t stream);
+
+// Number of elements of data that differ (bitwise) from what generate() would write. Built-in distributions are
+// regenerated on the fly and compared: no copy of the input is kept.
+std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, const Distribution& dist,
+                           std::uint64_t key, const Env& scalars, cudaStream_t stream);
+
+// Custom generators for structured inputs (sorted arrays, CSR, graphs): registered by name with
+// JUDGE_GENERATOR(name, fn) in reference/<id>.cu and selected in a spec with {"dist": "custom", "name": ...}.
+using CustomGenerator = std::function<void(void* data, DType dtype, std::int64_t count, std::uint64_t key,
+                                           const Env& scalars, cudaStream_t stream)>;
+void register_generator(const std::string& name, CustomGenerator fn);
+bool has_generator(const std::string& name);
+
+struct GeneratorRegistrar {
+  GeneratorRegistrar(const char* name, CustomGenerator fn) { register_generator(name, std::move(fn)); }
+};
+#define JUDGE_GENERATOR(name, fn) static const ::judge::GeneratorRegistrar judge_generator_##name(#name, fn);
+
+// Guards: fills the two guard regions of b with a pattern keyed by `key`; check_guards returns how many bytes of
+// each region differ and the offset (relative to the data start, negative before it) of the first changed byte.
+struct GuardReport {
+  std::int64_t front_changed = 0;
+  std::int64_t back_changed = 0;
+  std::int64_t first_front_offset = 0;  // e.g. -4: the 4 bytes before data[0]
+  std::int64_t first_back_offset = 0;   // e.g. +0: the first byte past the end
+  bool intact() const { return front_changed == 0 && back_changed == 0; }
+};
+void fill_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream);
+GuardReport check_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream);
+
+// Poison: every element set to the dtype's poison pattern (tolerance.hpp).
+void poison(void* data, DType dtype, std::int64_t count, cudaStream_t stream);
+
+}  // namespace judge

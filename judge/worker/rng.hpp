@@ -1,0 +1,35 @@
+#pragma once
+// Counter-based random numbers: value i of a stream is a pure function of (key, i). Inputs are therefore generated
+// in parallel on the GPU, regenerated later to prove an input was not modified, reproduced on the CPU by tests, and
+// replayed from a printed seed. Host and device share this one definition.
+#include <cstdint>
+#include <string_view>
+
+#include "judge/core/tolerance.hpp"  // JUDGE_HD
+
+namespace judge {
+
+JUDGE_HD inline std::uint64_t mix64(std::uint64_t z) {
+  // splitmix64's finaliser: a bijection with full avalanche.
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+JUDGE_HD inline std::uint64_t counter_hash(std::uint64_t key, std::uint64_t counter) {
+  return mix64(key ^ mix64(counter));
+}
+
+// Uniform in [0, 1) with 53 random bits.
+JUDGE_HD inline double unit_double(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+
+// A stream key for (seed, label): cases and parameters are keyed by name, so adding a case does not change the
+// inputs of the others.
+inline std::uint64_t derive_key(std::uint64_t seed, std::string_view label) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the label, then mixed with the seed
+  for (unsigned char c : label) h = (h ^ c) * 0x100000001b3ull;
+  return mix64(seed ^ mix64(h));
+}
+
+}  // namespace judge

@@ -1,0 +1,42 @@
+#pragma once
+// Runs one case of a challenge against the loaded solution: generate -> reference -> call -> check, and for
+// benchmark cases the timing loop. Everything the submission could break is checked after each call: guards,
+// inputs, outputs, pending CUDA errors.
+#include <cstdint>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include "judge/core/result.hpp"
+#include "judge/core/spec.hpp"
+#include "judge/core/statistics.hpp"
+#include "judge/worker/l2_flush.hpp"
+#include "judge/worker/messages.hpp"
+#include "judge/worker/reference.hpp"
+#include "judge/worker/solution.hpp"
+#include "judge/worker/timer.hpp"
+
+namespace judge {
+
+struct RunnerContext {
+  const Challenge& challenge;
+  const Solution& solution;
+  const ReferenceEntry& reference;
+  Timer& timer;
+  L2Flusher& l2;
+  const MessageChannel& messages;
+  cublasHandle_t cublas = nullptr;
+  cudaStream_t stream = nullptr;  // the judge's own (non-blocking) stream
+  std::uint64_t seed = 0;
+  TimingPolicy policy;
+  bool time_reference = true;
+};
+
+// Thrown after a case whose CUDA error left the context unusable: the result is reported, then the worker exits.
+struct ContextLost {
+  CaseResult result;
+};
+
+CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark);
+
+}  // namespace judge

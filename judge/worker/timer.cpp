@@ -1,0 +1,168 @@
+#include "judge/worker/timer.hpp"
+
+#include <cupti.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <mutex>
+#include <vector>
+
+#include "judge/worker/cuda_check.hpp"
+
+namespace judge {
+
+namespace {
+
+// CUPTI delivers records through global callbacks: this is their one sink.
+struct ActivitySink {
+  std::mutex mutex;
+  std::uint64_t first_start = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t last_end = 0;
+  int records = 0;
+
+  void add(std::uint64_t start, std::uint64_t end) {
+    if (start == 0 && end == 0) return;  // CUPTI could not time it
+    first_start = std::min(first_start, start);
+    last_end = std::max(last_end, end);
+    ++records;
+  }
+  void reset() {
+    first_start = std::numeric_limits<std::uint64_t>::max();
+    last_end = 0;
+    records = 0;
+  }
+};
+
+ActivitySink& sink() {
+  static ActivitySink s;
+  return s;
+}
+
+constexpr std::size_t kBufferBytes = 8 << 20;
+constexpr std::size_t kBufferAlign = 8;
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(kBufferAlign, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  {
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    CUpti_Activity* record = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+      switch (record->kind) {
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+          auto* k = reinterpret_cast<CUpti_ActivityKernel10*>(record);
+          sink().add(k->start, k->end);
+          break;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMCPY: {
+          auto* m = reinterpret_cast<CUpti_ActivityMemcpy6*>(record);
+          sink().add(m->start, m->end);
+          break;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMCPY2: {
+          auto* m = reinterpret_cast<CUpti_ActivityMemcpyPtoP4*>(record);
+          sink().add(m->start, m->end);
+          break;
+        }
+        case CUPTI_ACTIVITY_KIND_MEMSET: {
+          auto* m = reinterpret_cast<CUpti_ActivityMemset4*>(record);
+          sink().add(m->start, m->end);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+  std::free(buffer);
+}
+
+class CuptiTimer final : public Timer {
+ public:
+  static std::unique_ptr<Timer> create() {
+    if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS) return nullptr;
+    for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                    CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET}) {
+      if (cuptiActivityEnable(kind) != CUPTI_SUCCESS) {
+        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY2);
+        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
+        return nullptr;
+      }
+    }
+    return std::unique_ptr<Timer>(new CuptiTimer());
+  }
+  ~CuptiTimer() override { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+
+  void begin() override {
+    // Deliver and discard everything recorded so far (the judge's own generation, poisoning, L2 flush).
+    flush();
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    sink().reset();
+  }
+
+  Span end() override {
+    flush();
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    Span s;
+    s.records = sink().records;
+    if (s.records > 0 && sink().last_end > sink().first_start)
+      s.gpu_ms = static_cast<double>(sink().last_end - sink().first_start) * 1e-6;
+    return s;
+  }
+
+  std::string name() const override { return "cupti"; }
+
+ private:
+  CuptiTimer() = default;
+  static void flush() {
+    CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (r != CUPTI_SUCCESS) {
+      const char* msg = nullptr;
+      cuptiGetResultString(r, &msg);
+      JUDGE_THROW(Error, "CUPTI could not flush its activity records: {}", msg ? msg : "unknown error");
+    }
+  }
+};
+
+class EventTimer final : public Timer {
+ public:
+  EventTimer() {
+    JUDGE_CUDA_CHECK(cudaEventCreate(&start_));
+    JUDGE_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventTimer() override {
+    JUDGE_CUDA_NOTHROW(cudaEventDestroy(start_));
+    JUDGE_CUDA_NOTHROW(cudaEventDestroy(stop_));
+  }
+  void begin() override { JUDGE_CUDA_CHECK(cudaEventRecord(start_, cudaStreamLegacy)); }
+  Span end() override {
+    JUDGE_CUDA_CHECK(cudaEventRecord(stop_, cudaStreamLegacy));
+    JUDGE_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    JUDGE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return Span{ms, 1};
+  }
+  std::string name() const override { return "events"; }
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Timer> make_timer(bool allow_cupti) {
+  if (allow_cupti && !std::getenv("JUDGE_NO_CUPTI"))
+    if (auto t = CuptiTimer::create()) return t;
+  return std::make_unique<EventTimer>();
+}
+
+}  // namespace judge

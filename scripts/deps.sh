@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Makes sure the build dependencies are present; installs what is missing from the distribution's packages
+# (Debian/Ubuntu), skipping what is already there. The CUDA Toolkit itself is not an apt package here: it must be
+# installed (nvcc on PATH or in /usr/local/cuda).
+# Extra CMake arguments may come in JUDGE_CMAKE_ARGS, e.g. -DSQLite3_INCLUDE_DIR=... for a header outside /usr/include.
+set -euo pipefail
+
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+
+missing=()
+have_header() {  # header, then extra include dirs from JUDGE_CMAKE_ARGS
+  local h=$1 dir
+  for dir in /usr/include /usr/local/include $(printf '%s\n' ${JUDGE_CMAKE_ARGS:-} | sed -n 's/^-D[A-Za-z0-9_]*INCLUDE_DIR[A-Za-z]*=//p'); do
+    [ -f "$dir/$h" ] && return 0
+  done
+  return 1
+}
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
+have_header CLI/CLI.hpp || missing+=(libcli11-dev)
+have_header fmt/format.h || missing+=(libfmt-dev)
+have_header nlohmann/json.hpp || missing+=(nlohmann-json3-dev)
+have_header sqlite3.h || missing+=(libsqlite3-dev)
+have_header gtest/gtest.h || missing+=(libgtest-dev libgmock-dev)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "deps: missing packages: ${missing[*]}; install them (apt-get install ${missing[*]}) and run again" >&2
+    exit 1
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "deps: missing packages: ${missing[*]}, and this system has no apt-get: install their equivalents" >&2
+    exit 1
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  echo "deps: nvcc not found: install the CUDA Toolkit (12.x or 13.x) and put its bin/ on PATH" >&2
+  exit 1
+fi

@@ -1,0 +1,183 @@
+// The judge's side of a run, against a scripted fake worker: every way a worker can end (accepted, a verdict, a
+// crash, a hang, exit() inside solve, a flood of output, garbage on the message pipe) becomes the right verdict,
+// and the judge itself carries on. Runs without a GPU: the real worker is replaced, the build is real (nvcc).
+#include <chrono>
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+
+#include "judge/core/build.hpp"
+#include "judge/core/judging.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using judge::Verdict;
+using judge::testing::TempDir;
+using judge::testing::write_file;
+
+const char* kSpec = R"({
+  "id": "vadd", "title": "t", "difficulty": "easy", "summary": "s",
+  "params": [
+    {"name": "A", "role": "input", "dtype": "float32", "shape": ["N"]},
+    {"name": "C", "role": "output", "dtype": "float32", "shape": ["N"]},
+    {"name": "N", "role": "scalar", "dtype": "int32"}
+  ],
+  "tolerance": {"atol": 1e-6, "rtol": 1e-6},
+  "flops": "N",
+  "tests": [{"name": "t1", "scalars": {"N": 7}}, {"name": "t2", "scalars": {"N": 9}}],
+  "benchmarks": [{"name": "b1", "scalars": {"N": 1000}}]
+})";
+
+// A stand-in for judge-worker: `probe` names a fake GPU, `run` plays the scenario in $FAKE_SCENARIO.
+const char* kFakeWorker = R"(#!/bin/bash
+if [ "$1" = probe ]; then
+  echo '{"devices":[{"name":"Fake GPU","compute_capability":"7.5","sm_count":2}]}'
+  exit 0
+fi
+send() { printf '%s\n' "$1" >&3; }
+ok() { send '{"event":"case_end","result":{"name":"'$1'","kind":"test","verdict":"accepted"}}'; }
+send '{"event":"device","device":{"name":"Fake GPU","compute_capability":"7.5"},"timer":"fake"}'
+send '{"event":"stage","stage":"load"}'
+case "$FAKE_SCENARIO" in
+  accept) for c in t1 t2; do send '{"event":"case_begin","case":"'$c'"}'; send '{"event":"call","case":"'$c'","index":0}'; ok $c; done; send '{"event":"done"}' ;;
+  wrong) send '{"event":"case_begin","case":"t1"}'; send '{"event":"case_end","result":{"name":"t1","kind":"test","verdict":"wrong_answer","message":"C: 3 of 7 elements wrong"}}'; send '{"event":"done"}' ;;
+  segv) send '{"event":"case_begin","case":"t1"}'; ok t1; send '{"event":"case_begin","case":"t2"}'; send '{"event":"call","case":"t2","index":0}'; kill -SEGV $$ ;;
+  abort) send '{"event":"case_begin","case":"t1"}'; send '{"event":"call","case":"t1","index":0}'; kill -ABRT $$ ;;
+  exit0) send '{"event":"case_begin","case":"t1"}'; send '{"event":"call","case":"t1","index":0}'; exit 0 ;;
+  hang) send '{"event":"case_begin","case":"t1"}'; send '{"event":"call","case":"t1","index":0}'; sleep 1000 & echo $! > "$FAKE_PIDFILE"; wait ;;
+  garbage) echo 'not json' >&3; send '[1,2]'; send '{"no":"event"}'; for c in t1 t2; do send '{"event":"case_begin","case":"'$c'"}'; ok $c; done; send '{"event":"done"}' ;;
+  flood) head -c 5000000 /dev/zero | tr '\0' 'x'; for c in t1 t2; do ok $c; done; send '{"event":"done"}' ;;
+  nodevice) send '{"event":"fatal","verdict":"no_device","message":"no CUDA device is present"}'; exit 2 ;;
+  short) send '{"event":"case_begin","case":"t1"}'; ok t1; send '{"event":"done"}' ;;
+esac
+)";
+
+const char* kSource = R"(#include <cuda_runtime.h>
+extern "C" void solve(const float* A, float* C, int N) {}
+)";
+
+class Judging : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      judge::find_nvcc();
+    } catch (const judge::Error& e) {
+      GTEST_SKIP() << "nvcc is not installed here: " << e.what();
+    }
+    challenge_ = judge::parse_challenge(kSpec, (dir_ / "vadd" / "spec.json").string());
+    challenge_.dir = dir_.path() / "vadd";
+    write_file(dir_ / "fake-worker", kFakeWorker);
+    std::filesystem::permissions(dir_ / "fake-worker", std::filesystem::perms::owner_all);
+    write_file(dir_ / "solve.cu", kSource);
+  }
+
+  judge::JudgeReport run(const std::string& scenario, double timeout_s = 5) {
+    setenv("FAKE_SCENARIO", scenario.c_str(), 1);
+    setenv("FAKE_PIDFILE", (dir_ / "pid").c_str(), 1);
+    judge::JudgeOptions o;
+    o.timeout_s = timeout_s;
+    o.cache_dir = dir_.path() / "cache";
+    o.worker = dir_.path() / "fake-worker";
+    return judge::judge_submission(challenge_, dir_ / "solve.cu", o);
+  }
+
+  TempDir dir_;
+  judge::Challenge challenge_;
+};
+
+TEST_F(Judging, AllCasesAcceptedIsAccepted) {
+  auto r = run("accept");
+  EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+  ASSERT_EQ(r.cases.size(), 2u);
+  ASSERT_TRUE(r.device);
+  EXPECT_EQ(r.device->name, "Fake GPU");
+  EXPECT_TRUE(r.build.ok);
+}
+
+TEST_F(Judging, FirstFailingCaseGivesTheVerdict) {
+  auto r = run("wrong");
+  EXPECT_EQ(r.verdict, Verdict::wrong_answer);
+  EXPECT_EQ(r.failed_case, "t1");
+  EXPECT_EQ(r.message, "C: 3 of 7 elements wrong");
+}
+
+TEST_F(Judging, CrashNamesTheSignalAndTheCase) {
+  auto r = run("segv");
+  EXPECT_EQ(r.verdict, Verdict::crashed);
+  EXPECT_EQ(r.failed_case, "t2");
+  EXPECT_NE(r.message.find("SIGSEGV"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("t2"), std::string::npos) << r.message;
+}
+
+TEST_F(Judging, AbortIsACrash) {
+  auto r = run("abort");
+  EXPECT_EQ(r.verdict, Verdict::crashed);
+  EXPECT_NE(r.message.find("SIGABRT"), std::string::npos) << r.message;
+}
+
+TEST_F(Judging, ExitInsideSolveIsACrashNotASuccess) {
+  auto r = run("exit0");
+  EXPECT_EQ(r.verdict, Verdict::crashed);
+  EXPECT_NE(r.message.find("exit()"), std::string::npos) << r.message;
+}
+
+TEST_F(Judging, HangIsATimeoutAndTheWholeGroupIsKilled) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = run("hang", 1.0);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.verdict, Verdict::timeout);
+  EXPECT_EQ(r.failed_case, "t1");
+  EXPECT_LT(took, 15.0) << "the timeout was 1 s";
+  // The grandchild (sleep) was in the worker's process group: it must be gone too.
+  pid_t pid = std::stoi(judge::testing::read_file(dir_ / "pid"));
+  for (int i = 0; i < 50 && kill(pid, 0) == 0; ++i) usleep(100000);
+  EXPECT_NE(kill(pid, 0), 0) << "the worker's child survived";
+}
+
+TEST_F(Judging, GarbageOnTheMessagePipeIsIgnored) {
+  auto r = run("garbage");
+  EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+}
+
+TEST_F(Judging, OutputFloodIsBoundedAndCounted) {
+  auto r = run("flood");
+  EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+  EXPECT_LE(r.output.size(), 64u * 1024u);
+  EXPECT_GT(r.output_dropped, 4000000u);
+}
+
+TEST_F(Judging, NoDeviceIsReported) {
+  auto r = run("nodevice");
+  EXPECT_EQ(r.verdict, Verdict::no_device);
+  EXPECT_FALSE(r.accepted());
+}
+
+TEST_F(Judging, AWorkerThatSkipsCasesIsNotAccepted) {
+  auto r = run("short");
+  EXPECT_EQ(r.verdict, Verdict::internal_error);
+  EXPECT_NE(r.message.find("1 of 2"), std::string::npos) << r.message;
+}
+
+TEST_F(Judging, CompileErrorStopsBeforeTheWorker) {
+  write_file(dir_ / "solve.cu", "int x = ;\n");
+  auto r = run("accept");
+  EXPECT_EQ(r.verdict, Verdict::compile_error);
+  EXPECT_TRUE(r.cases.empty());
+  EXPECT_NE(r.build.diagnostics.find("solve.cu(1)"), std::string::npos) << r.build.diagnostics;
+}
+
+TEST(Score, GeometricMeanOfBenchmarkMedians) {
+  std::vector<judge::CaseResult> cases(3);
+  cases[0].kind = "test";
+  cases[1].kind = cases[2].kind = "benchmark";
+  cases[1].timing = judge::Timing{};
+  cases[1].timing->median_ms = 2;
+  cases[2].timing = judge::Timing{};
+  cases[2].timing->median_ms = 8;
+  EXPECT_DOUBLE_EQ(judge::score_of(cases), 4.0);
+  cases[2].timing.reset();
+  EXPECT_DOUBLE_EQ(judge::score_of(cases), 0.0);
+}
+
+}  // namespace
