@@ -2,6 +2,7 @@
 // The local leaderboard: one SQLite file. One row per accepted submission (rejected runs never write), per-case
 // results and the full source beside it so any entry can be re-run. Ranking is per challenge per GPU, best run per
 // user; history is kept. Writes are single transactions with a busy timeout, so concurrent judges lose nothing.
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -76,6 +77,9 @@ class Leaderboard {
   std::optional<SubmissionRecord> get(std::int64_t id) const;
 
   const std::filesystem::path& path() const { return path_; }
+
+  // How long a write waits for another judge's lock before giving up (10 s unless set). Tests shorten it.
+  void set_busy_timeout(std::chrono::milliseconds timeout);
 
  private:
   std::filesystem::path path_;

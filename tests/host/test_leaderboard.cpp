@@ -1,0 +1,504 @@
+#include "judge/core/leaderboard.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "judge/core/sha256.hpp"
+#include "support/test_support.hpp"
+
+namespace judge {
+namespace {
+
+using ::judge::testing::read_file;
+using ::judge::testing::TempDir;
+using ::judge::testing::write_file;
+
+constexpr const char* kH100 = "NVIDIA H100 80GB HBM3";
+constexpr const char* kA100 = "NVIDIA A100-SXM4-40GB";
+
+SubmissionRecord submission(const std::string& user, double score_ms, const std::string& gpu = kH100,
+                            const std::string& challenge = "vector_add") {
+  SubmissionRecord s;
+  s.challenge = challenge;
+  s.user = user;
+  s.gpu_name = gpu;
+  s.compute_capability = gpu == kH100 ? "9.0" : "8.0";
+  s.score_ms = score_ms;
+  s.source = "__global__ void solve() {} // " + user;
+  s.judge_version = "0.1.0";
+  s.cases = {{"small", score_ms / 2, score_ms / 3, 1.5, 50, 10.0, 100.0, 0.5},
+             {"large", score_ms * 2, score_ms * 1.9, 0.25, 20, 20.0, 800.0, 1.5}};
+  return s;
+}
+
+// A second, plain SQLite connection: what another judge (or a person with the sqlite3 shell) would hold.
+class RawConnection {
+ public:
+  explicit RawConnection(const std::filesystem::path& path) {
+    if (sqlite3_open(path.string().c_str(), &db_) != SQLITE_OK) ADD_FAILURE() << sqlite3_errmsg(db_);
+  }
+  ~RawConnection() { sqlite3_close(db_); }
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  void exec(const std::string& sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+      ADD_FAILURE() << sql << ": " << (error ? error : "?");
+    }
+    sqlite3_free(error);
+  }
+  std::int64_t scalar(const std::string& sql) {
+    sqlite3_stmt* stmt = nullptr;
+    std::int64_t value = -1;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+      value = sqlite3_column_int64(stmt, 0);
+    } else {
+      ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db_);
+    }
+    sqlite3_finalize(stmt);
+    return value;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+::testing::AssertionResult contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
+}
+
+// Runs `make`, expecting a LeaderboardError, and returns its message.
+template <typename F>
+std::string error_from(F&& make) {
+  try {
+    make();
+  } catch (const LeaderboardError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a LeaderboardError";
+  return {};
+}
+
+TEST(Leaderboard, CreatesDirectoriesAndFileAndKeepsEntriesAcrossReopen) {
+  TempDir dir;
+  const auto path = dir / "nested/deeper/leaderboard.db";
+  std::int64_t id = 0;
+  {
+    Leaderboard board(path);
+    EXPECT_EQ(board.path(), path);
+    EXPECT_TRUE(std::filesystem::exists(path));
+    EXPECT_TRUE(board.history("vector_add").empty());
+    id = board.record(submission("alice", 1.25));
+  }
+  Leaderboard reopened(path);
+  const auto again = reopened.get(id);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->user, "alice");
+  EXPECT_EQ(again->cases.size(), 2u);
+  EXPECT_EQ(reopened.history("vector_add").size(), 1u);
+}
+
+TEST(Leaderboard, RecordAssignsIdCreatedAtAndSourceHash) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  const auto first = board.record(submission("alice", 2.0));
+  const auto second = board.record(submission("alice", 1.0));
+  EXPECT_GT(first, 0);
+  EXPECT_GT(second, first);
+
+  const auto stored = board.get(first);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->id, first);
+  EXPECT_TRUE(std::regex_match(stored->created_at, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")))
+      << stored->created_at;
+  EXPECT_EQ(stored->source_hash, sha256_hex(stored->source));
+
+  auto given = submission("bob", 3.0);
+  given.created_at = "2020-01-02T03:04:05.678Z";
+  given.source_hash = "given-hash";
+  const auto kept = board.get(board.record(given));
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->created_at, "2020-01-02T03:04:05.678Z");
+  EXPECT_EQ(kept->source_hash, "given-hash");
+}
+
+TEST(Leaderboard, RankingTakesEachUsersBestRunAndCountsAttempts) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  board.record(submission("alice", 3.0));
+  const auto bob_best = board.record(submission("bob", 2.0));
+  const auto alice_best = board.record(submission("alice", 1.5));  // a later, better run replaces the best
+  const auto carol = board.record(submission("carol", 2.5));
+  board.record(submission("bob", 4.0));  // a later, worse run does not
+
+  const auto ranking = board.ranking("vector_add", kH100);
+  ASSERT_EQ(ranking.size(), 3u);
+  EXPECT_EQ(ranking[0].rank, 1);
+  EXPECT_EQ(ranking[0].user, "alice");
+  EXPECT_DOUBLE_EQ(ranking[0].score_ms, 1.5);
+  EXPECT_EQ(ranking[0].submission_id, alice_best);
+  EXPECT_EQ(ranking[0].attempts, 2);
+  EXPECT_EQ(ranking[0].created_at, board.get(alice_best)->created_at);
+  EXPECT_EQ(ranking[1].rank, 2);
+  EXPECT_EQ(ranking[1].user, "bob");
+  EXPECT_EQ(ranking[1].submission_id, bob_best);
+  EXPECT_EQ(ranking[1].attempts, 2);
+  EXPECT_EQ(ranking[2].rank, 3);
+  EXPECT_EQ(ranking[2].user, "carol");
+  EXPECT_EQ(ranking[2].submission_id, carol);
+  EXPECT_EQ(ranking[2].attempts, 1);
+
+  // Every run is kept.
+  EXPECT_EQ(board.history("vector_add").size(), 5u);
+}
+
+TEST(Leaderboard, TiesGoToTheEarliestRun) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  auto late = submission("late", 1.0);
+  late.created_at = "2026-01-02T00:00:00.000Z";
+  auto early = submission("early", 1.0);
+  early.created_at = "2026-01-01T00:00:00.000Z";
+  board.record(late);  // recorded first, but made later
+  board.record(early);
+
+  // The same user with the same score twice: the first of the two is the best.
+  const auto first_equal = board.record(submission("twice", 0.5));
+  board.record(submission("twice", 0.5));
+
+  const auto ranking = board.ranking("vector_add", kH100);
+  ASSERT_EQ(ranking.size(), 3u);
+  EXPECT_EQ(ranking[0].user, "twice");
+  EXPECT_EQ(ranking[0].submission_id, first_equal);
+  EXPECT_EQ(ranking[0].attempts, 2);
+  EXPECT_EQ(ranking[1].user, "early");
+  EXPECT_EQ(ranking[2].user, "late");
+}
+
+TEST(Leaderboard, RankingIsPerChallengePerGpu) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  board.record(submission("alice", 1.0, kH100));
+  board.record(submission("alice", 5.0, kA100));
+  board.record(submission("bob", 3.0, kA100));
+  board.record(submission("carol", 0.1, kH100, "matmul"));
+
+  const auto h100 = board.ranking("vector_add", kH100);
+  ASSERT_EQ(h100.size(), 1u);
+  EXPECT_EQ(h100[0].user, "alice");
+  EXPECT_EQ(h100[0].attempts, 1);
+
+  const auto a100 = board.ranking("vector_add", kA100);
+  ASSERT_EQ(a100.size(), 2u);
+  EXPECT_EQ(a100[0].user, "bob");
+  EXPECT_EQ(a100[1].user, "alice");
+  EXPECT_DOUBLE_EQ(a100[1].score_ms, 5.0);
+  EXPECT_EQ(a100[1].attempts, 1);
+
+  EXPECT_EQ(board.gpus("vector_add"), (std::vector<std::string>{kA100, kH100}));
+  EXPECT_EQ(board.gpus("matmul"), (std::vector<std::string>{kH100}));
+  EXPECT_TRUE(board.gpus("softmax").empty());
+  EXPECT_TRUE(board.ranking("softmax", kH100).empty());
+  EXPECT_TRUE(board.ranking("vector_add", "NVIDIA T4").empty());
+}
+
+TEST(Leaderboard, HistoryListsEveryRunNewestFirst) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  const auto a1 = board.record(submission("alice", 1.0));
+  const auto b1 = board.record(submission("bob", 2.0));
+  const auto a2 = board.record(submission("alice", 3.0));
+  board.record(submission("alice", 0.5, kH100, "matmul"));
+
+  const auto all = board.history("vector_add");
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].id, a2);
+  EXPECT_EQ(all[1].id, b1);
+  EXPECT_EQ(all[2].id, a1);
+  ASSERT_EQ(all[0].cases.size(), 2u);
+  EXPECT_EQ(all[0].cases[0].name, "small");  // insertion order
+  EXPECT_EQ(all[0].cases[1].name, "large");
+  EXPECT_FALSE(all[0].source.empty());
+
+  const auto alice = board.history("vector_add", std::string("alice"));
+  ASSERT_EQ(alice.size(), 2u);
+  EXPECT_EQ(alice[0].id, a2);
+  EXPECT_EQ(alice[1].id, a1);
+  EXPECT_TRUE(board.history("vector_add", std::string("nobody")).empty());
+}
+
+TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  auto s = submission("zoë", 0.123456789012345);
+  s.source = "// naïve kernel, ∑ over blocks, 🚀\n__global__ void solve(const float* a, float* b) {}\n";
+  std::string large;
+  while (large.size() < (1u << 20)) large += "  c[i] = a[i] + b[i]; // line " + std::to_string(large.size()) + "\n";
+  s.source += large;
+  s.cases.push_back({"ünïcode case", 1e-9, 1e-10, 123.5, 7, 1e12, 3.5e3, 2.0 / 3.0});
+  const auto id = board.record(s);
+
+  const auto stored = board.get(id);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->id, id);
+  EXPECT_EQ(stored->challenge, s.challenge);
+  EXPECT_EQ(stored->user, s.user);
+  EXPECT_EQ(stored->gpu_name, s.gpu_name);
+  EXPECT_EQ(stored->compute_capability, s.compute_capability);
+  EXPECT_EQ(stored->score_ms, s.score_ms);
+  EXPECT_EQ(stored->source, s.source);
+  EXPECT_EQ(stored->source_hash, sha256_hex(s.source));
+  EXPECT_EQ(stored->judge_version, s.judge_version);
+  ASSERT_EQ(stored->cases.size(), s.cases.size());
+  for (std::size_t i = 0; i < s.cases.size(); ++i) {
+    const auto& want = s.cases[i];
+    const auto& got = stored->cases[i];
+    EXPECT_EQ(got.name, want.name);
+    EXPECT_EQ(got.median_ms, want.median_ms);
+    EXPECT_EQ(got.min_ms, want.min_ms);
+    EXPECT_EQ(got.spread_pct, want.spread_pct);
+    EXPECT_EQ(got.samples, want.samples);
+    EXPECT_EQ(got.gflops, want.gflops);
+    EXPECT_EQ(got.gbps, want.gbps);
+    EXPECT_EQ(got.reference_ms, want.reference_ms);
+  }
+  EXPECT_FALSE(board.get(id + 1000).has_value());
+}
+
+TEST(Leaderboard, ToJsonCarriesEveryField) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  const auto id = board.record(submission("alice", 2.0));
+  const auto s = *board.get(id);
+
+  const auto json = to_json(s);
+  EXPECT_EQ(json.at("id"), id);
+  EXPECT_EQ(json.at("challenge"), "vector_add");
+  EXPECT_EQ(json.at("user"), "alice");
+  EXPECT_EQ(json.at("gpu_name"), kH100);
+  EXPECT_EQ(json.at("compute_capability"), "9.0");
+  EXPECT_EQ(json.at("created_at"), s.created_at);
+  EXPECT_EQ(json.at("score_ms"), 2.0);
+  EXPECT_EQ(json.at("source_hash"), s.source_hash);
+  EXPECT_EQ(json.at("source"), s.source);
+  EXPECT_EQ(json.at("judge_version"), "0.1.0");
+  ASSERT_TRUE(json.at("cases").is_array());
+  ASSERT_EQ(json.at("cases").size(), 2u);
+  const auto& c = json.at("cases").at(1);
+  EXPECT_EQ(c.at("name"), "large");
+  EXPECT_EQ(c.at("median_ms"), 4.0);
+  EXPECT_EQ(c.at("min_ms"), 2.0 * 1.9);
+  EXPECT_EQ(c.at("spread_pct"), 0.25);
+  EXPECT_EQ(c.at("samples"), 20);
+  EXPECT_EQ(c.at("gflops"), 20.0);
+  EXPECT_EQ(c.at("gbps"), 800.0);
+  EXPECT_EQ(c.at("reference_ms"), 1.5);
+  EXPECT_EQ(c.size(), 8u);
+  EXPECT_EQ(json.size(), 11u);
+
+  const auto entry = to_json(board.ranking("vector_add", kH100).at(0));
+  EXPECT_EQ(entry.at("rank"), 1);
+  EXPECT_EQ(entry.at("user"), "alice");
+  EXPECT_EQ(entry.at("score_ms"), 2.0);
+  EXPECT_EQ(entry.at("submission_id"), id);
+  EXPECT_EQ(entry.at("created_at"), s.created_at);
+  EXPECT_EQ(entry.at("attempts"), 1);
+  EXPECT_EQ(entry.size(), 6u);
+}
+
+TEST(Leaderboard, FileThatIsNotADatabaseIsReportedAndLeftAlone) {
+  TempDir dir;
+  for (const std::string& garbage : {std::string("hello, I am not a database\n"), std::string(8192, 'x')}) {
+    const auto path = dir / "garbage.db";
+    write_file(path, garbage);
+    const auto message = error_from([&] { Leaderboard board(path); });
+    EXPECT_TRUE(contains(message, path.string()));
+    EXPECT_TRUE(contains(message, "Move it aside"));
+    EXPECT_TRUE(contains(message, "nothing was written"));
+    EXPECT_EQ(read_file(path), garbage);
+  }
+}
+
+TEST(Leaderboard, SomeOtherSqliteDatabaseIsNotTakenOver) {
+  TempDir dir;
+  const auto path = dir / "other.db";
+  RawConnection(path).exec("CREATE TABLE notes (text TEXT)");
+  const auto message = error_from([&] { Leaderboard board(path); });
+  EXPECT_TRUE(contains(message, path.string()));
+  EXPECT_TRUE(contains(message, "Move it aside"));
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM sqlite_master WHERE name = 'submissions'"), 0);
+}
+
+TEST(Leaderboard, NewerSchemaIsRefused) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  { Leaderboard board(path); }
+  RawConnection(path).exec("PRAGMA user_version = 2");
+  const auto message = error_from([&] { Leaderboard board(path); });
+  EXPECT_TRUE(contains(message, path.string()));
+  EXPECT_TRUE(contains(message, "newer judge"));
+}
+
+TEST(Leaderboard, UncreatableDirectoryNamesThePath) {
+  TempDir dir;
+  write_file(dir / "plain-file", "x");
+  const auto path = dir / "plain-file" / "lb.db";
+  const auto message = error_from([&] { Leaderboard board(path); });
+  EXPECT_TRUE(contains(message, path.string()));
+  EXPECT_TRUE(contains(message, "--db"));
+}
+
+TEST(Leaderboard, ReadOnlyFileOrDirectoryNamesThePath) {
+  if (geteuid() == 0) GTEST_SKIP() << "running as root, which ignores file permissions";
+  TempDir dir;
+  const auto file = dir / "readonly.db";
+  { Leaderboard board(file); }
+  ASSERT_EQ(chmod(file.c_str(), 0444), 0);
+  auto message = error_from([&] { Leaderboard board(file); });
+  EXPECT_TRUE(contains(message, file.string()));
+  EXPECT_TRUE(contains(message, "permissions"));
+  chmod(file.c_str(), 0644);
+
+  const auto locked_dir = dir / "locked";
+  std::filesystem::create_directory(locked_dir);
+  ASSERT_EQ(chmod(locked_dir.c_str(), 0555), 0);
+  message = error_from([&] { Leaderboard board(locked_dir / "lb.db"); });
+  EXPECT_TRUE(contains(message, (locked_dir / "lb.db").string()));
+  EXPECT_TRUE(contains(message, "permissions"));
+  chmod(locked_dir.c_str(), 0755);
+}
+
+TEST(Leaderboard, LockHeldByAnotherJudgeFailsCleanlyAndARetrySucceeds) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  Leaderboard board(path);
+  board.set_busy_timeout(std::chrono::milliseconds(200));
+  RawConnection other(path);
+  other.exec("BEGIN EXCLUSIVE");
+
+  const auto started = std::chrono::steady_clock::now();
+  const auto message = error_from([&] { board.record(submission("alice", 1.0)); });
+  EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(150));  // it did wait
+  EXPECT_TRUE(contains(message, path.string()));
+  EXPECT_TRUE(contains(message, "locked by another judge"));
+  EXPECT_TRUE(contains(message, "Try again"));
+
+  other.exec("COMMIT");
+  const auto id = board.record(submission("alice", 1.0));
+  EXPECT_EQ(other.scalar("SELECT count(*) FROM submissions"), 1);
+  EXPECT_EQ(other.scalar("SELECT count(*) FROM case_results"), 2);
+  EXPECT_EQ(other.scalar("SELECT count(*) FROM case_results WHERE submission_id = " + std::to_string(id)), 2);
+}
+
+TEST(Leaderboard, FailureHalfwayThroughARecordLeavesNothingBehind) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  Leaderboard board(path);
+  // Make the second case's insert fail after the submission row and the first case went in.
+  RawConnection(path).exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON case_results WHEN NEW.name = 'large' "
+      "BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
+  const auto message = error_from([&] { board.record(submission("alice", 1.0)); });
+  EXPECT_TRUE(contains(message, path.string()));
+  EXPECT_TRUE(contains(message, "refused by test trigger"));
+
+  RawConnection check(path);
+  EXPECT_EQ(check.scalar("SELECT count(*) FROM submissions"), 0);
+  EXPECT_EQ(check.scalar("SELECT count(*) FROM case_results"), 0);
+  check.exec("DROP TRIGGER refuse");
+  board.record(submission("alice", 1.0));  // the connection is usable again: no transaction left open
+  EXPECT_EQ(check.scalar("SELECT count(*) FROM submissions"), 1);
+}
+
+// "Many judges at once lose nothing": separate processes, each with its own connection, created at the same moment
+// on a file that does not exist yet, all writing as fast as they can.
+TEST(Leaderboard, ConcurrentJudgeProcessesLoseNothing) {
+  TempDir dir;
+  const auto path = dir / "shared" / "lb.db";
+  constexpr int kProcesses = 8;
+  constexpr int kRecordsEach = 25;
+
+  int start[2];
+  ASSERT_EQ(pipe(start), 0);
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      close(start[1]);
+      char byte;
+      (void)!read(start[0], &byte, 1);  // returns 0 once the parent closes its end: everyone starts together
+      try {
+        Leaderboard board(path);
+        for (int m = 0; m < kRecordsEach; ++m) board.record(submission("judge" + std::to_string(p), 1.0 + m));
+      } catch (const std::exception& e) {
+        fprintf(stderr, "child %d: %s\n", p, e.what());
+        _exit(1);
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  close(start[0]);
+  close(start[1]);
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a judge process failed; see its stderr";
+  }
+
+  Leaderboard board(path);
+  const auto all = board.history("vector_add");
+  EXPECT_EQ(all.size(), std::size_t{kProcesses * kRecordsEach});
+  std::set<std::int64_t> ids;
+  for (const auto& s : all) {
+    ids.insert(s.id);
+    EXPECT_EQ(s.cases.size(), 2u);
+  }
+  EXPECT_EQ(ids.size(), all.size());
+  const auto ranking = board.ranking("vector_add", kH100);
+  ASSERT_EQ(ranking.size(), std::size_t{kProcesses});
+  for (const auto& entry : ranking) {
+    EXPECT_EQ(entry.attempts, kRecordsEach);
+    EXPECT_EQ(entry.score_ms, 1.0);
+  }
+}
+
+TEST(Leaderboard, ThreadsSharingOrNotSharingALeaderboardLoseNothing) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  constexpr int kThreads = 4;
+  constexpr int kRecordsEach = 20;
+  Leaderboard shared(path);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Leaderboard own(path);
+      for (int m = 0; m < kRecordsEach; ++m) {
+        shared.record(submission("shared" + std::to_string(t), 1.0 + m));
+        own.record(submission("own" + std::to_string(t), 1.0 + m));
+        (void)shared.ranking("vector_add", kH100);  // readers interleaved with writers
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(shared.history("vector_add").size(), std::size_t{2 * kThreads * kRecordsEach});
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM case_results"), 2 * 2 * kThreads * kRecordsEach);
+}
+
+}  // namespace
+}  // namespace judge
