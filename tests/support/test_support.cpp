@@ -1,5 +1,9 @@
 #include "support/test_support.hpp"
 
+#include <chrono>
+
+#include "judge/core/process.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -46,6 +50,24 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);
   if (!out) throw std::runtime_error("cannot write " + p.string());
   out << text;
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                          double timeout_s) {
+  judge::SpawnOptions opt;
+  opt.argv = argv;
+  opt.env = env;
+  opt.output_limit = 16u << 20;
+  judge::ChildProcess child = judge::ChildProcess::spawn(opt);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(timeout_s * 1000));
+  std::string line;
+  while (child.next_message(line, deadline) == judge::ChildProcess::Next::line) {
+  }
+  judge::ExitStatus status = child.wait(deadline);
+  CommandResult r;
+  r.exit_code = status.exited ? status.code : -1;
+  r.output = child.output();
+  return r;
 }
 
 bool gpu_present() {

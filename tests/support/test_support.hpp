@@ -2,7 +2,9 @@
 // Helpers shared by the tests: paths to the repository and the built executables, scratch directories, and the
 // GPU guard that turns "no CUDA device" into a reported skip.
 #include <filesystem>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace judge::testing {
 
@@ -27,6 +29,14 @@ class TempDir {
 
 std::string read_file(const std::filesystem::path& p);
 void write_file(const std::filesystem::path& p, const std::string& text);
+
+struct CommandResult {
+  int exit_code = -1;   // -1: killed by a signal or timed out
+  std::string output;   // stdout and stderr, merged
+};
+// Runs argv (argv[0] is a path) with extra environment variables, waiting at most timeout_s.
+CommandResult run_command(const std::vector<std::string>& argv,
+                          const std::map<std::string, std::string>& env = {}, double timeout_s = 600);
 
 // True when `nvidia-smi -L` lists a GPU. Host-side: no CUDA runtime is touched.
 bool gpu_present();

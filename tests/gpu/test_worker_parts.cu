@@ -1,0 +1,135 @@
+// The worker's building blocks on a real GPU: generation is deterministic and regenerable, guards catch one-byte
+// overruns on either side, the checker counts what it should, and the timer sees work on every stream.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "judge/worker/check.hpp"
+#include "judge/worker/cuda_check.hpp"
+#include "judge/worker/device_buffer.hpp"
+#include "judge/worker/generate.hpp"
+#include "judge/worker/timer.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using judge::DeviceBuffer;
+using judge::Distribution;
+using judge::DType;
+
+std::vector<float> download(const void* d, std::size_t n) {
+  std::vector<float> h(n);
+  JUDGE_CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+TEST(Generate, SameKeySameValuesOtherKeyOtherValues) {
+  JUDGE_REQUIRE_GPU();
+  const std::int64_t n = 100003;
+  DeviceBuffer a(n * 4), b(n * 4), c(n * 4);
+  Distribution d;
+  d.low = -2;
+  d.high = 3;
+  judge::generate(a.get(), DType::float32, n, d, 7, {}, 0);
+  judge::generate(b.get(), DType::float32, n, d, 7, {}, 0);
+  judge::generate(c.get(), DType::float32, n, d, 8, {}, 0);
+  auto ha = download(a.get(), n), hb = download(b.get(), n), hc = download(c.get(), n);
+  EXPECT_EQ(ha, hb);
+  EXPECT_NE(ha, hc);
+  double mean = 0;
+  for (float x : ha) {
+    ASSERT_GE(x, -2.0f);
+    ASSERT_LE(x, 3.0f);
+    mean += x;
+  }
+  EXPECT_NEAR(mean / n, 0.5, 0.05);
+  EXPECT_EQ(judge::count_changed(a.get(), DType::float32, n, d, 7, {}, 0), 0);
+  JUDGE_CUDA_CHECK(cudaMemset(static_cast<float*>(a.get()) + 500, 0, 3 * sizeof(float)));
+  EXPECT_EQ(judge::count_changed(a.get(), DType::float32, n, d, 7, {}, 0), 3);
+}
+
+TEST(Generate, SpecialsAppearAtTheirFraction) {
+  JUDGE_REQUIRE_GPU();
+  const std::int64_t n = 1 << 20;
+  DeviceBuffer a(n * 4);
+  Distribution d;
+  d.specials = {std::numeric_limits<double>::quiet_NaN()};
+  d.special_fraction = 0.01;
+  judge::generate(a.get(), DType::float32, n, d, 1, {}, 0);
+  int nans = 0;
+  for (float x : download(a.get(), n)) nans += std::isnan(x);
+  EXPECT_NEAR(nans / double(n), 0.01, 0.002);
+}
+
+__global__ void poke(unsigned char* p) { *p = 0x5a; }
+
+TEST(Guards, CatchOneByteEitherSide) {
+  JUDGE_REQUIRE_GPU();
+  for (std::size_t bytes : {4u, 1000u, 4096u}) {
+    judge::GuardedBuffer b(bytes);
+    judge::fill_guards(b, 99, 0);
+    EXPECT_TRUE(judge::check_guards(b, 99, 0).intact());
+    auto* data = static_cast<unsigned char*>(b.data());
+    poke<<<1, 1>>>(data + bytes);  // one past the end
+    auto after = judge::check_guards(b, 99, 0);
+    EXPECT_EQ(after.back_changed, 1) << bytes;
+    EXPECT_EQ(after.first_back_offset, 0);
+    judge::fill_guards(b, 99, 0);
+    poke<<<1, 1>>>(data - 4);
+    auto before = judge::check_guards(b, 99, 0);
+    EXPECT_EQ(before.front_changed, 1);
+    EXPECT_EQ(before.first_front_offset, -4);
+  }
+}
+
+TEST(Check, CountsMismatchesUnwrittenAndNonFinite) {
+  JUDGE_REQUIRE_GPU();
+  const int n = 1000;
+  std::vector<float> want(n, 1.0f), got(n, 1.0f);
+  got[10] = 1.5f;
+  got[20] = NAN;
+  std::uint32_t poison = judge::kPoison32;
+  std::memcpy(&got[30], &poison, 4);
+  std::memcpy(&got[31], &poison, 4);
+  DeviceBuffer dg(n * 4), dw(n * 4);
+  JUDGE_CUDA_CHECK(cudaMemcpy(dg.get(), got.data(), n * 4, cudaMemcpyHostToDevice));
+  JUDGE_CUDA_CHECK(cudaMemcpy(dw.get(), want.data(), n * 4, cudaMemcpyHostToDevice));
+  auto r = judge::compare_output("C", dg.get(), dw.get(), DType::float32, n, {10, 100}, {false, 1e-3, 1e-3}, 0);
+  EXPECT_EQ(r.mismatches, 4);
+  EXPECT_EQ(r.unwritten, 2);
+  EXPECT_EQ(r.non_finite, 1);
+  EXPECT_NEAR(r.max_abs_error, 0.5, 1e-9);
+  ASSERT_EQ(r.first.size(), 4u);
+  EXPECT_EQ(r.first[0].index, 10);
+  EXPECT_EQ(r.first[0].coords, (std::vector<std::int64_t>{0, 10}));
+  EXPECT_EQ(r.first[1].index, 20);
+}
+
+__global__ void spin_for(long long cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+TEST(Timer, SeesAKernelOnANonBlockingStream) {
+  JUDGE_REQUIRE_GPU();
+  // The timer must exist before the context for CUPTI; other tests in this binary may have created it already,
+  // in which case CUPTI still attaches (activity APIs work after context creation on current drivers).
+  auto timer = judge::make_timer();
+  if (timer->name() != "cupti") GTEST_SKIP() << "CUPTI is not usable here; events cannot see other streams";
+  int clock_khz = 0;
+  JUDGE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  cudaStream_t side;
+  JUDGE_CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+  timer->begin();
+  spin_for<<<1, 1, 0, side>>>(static_cast<long long>(clock_khz) * 2);  // about 2 ms at the nominal clock
+  JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+  judge::Span s = timer->end();
+  EXPECT_GE(s.records, 1);
+  EXPECT_GT(s.gpu_ms, 1.0) << "the side-stream kernel escaped the measurement";
+  EXPECT_LT(s.gpu_ms, 50.0);
+  JUDGE_CUDA_CHECK(cudaStreamDestroy(side));
+}
+
+}  // namespace
