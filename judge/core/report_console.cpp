@@ -179,6 +179,7 @@ class ConsoleReporter final : public Reporter {
             line += ch;
           }
         }
+        if (!line.empty()) out << "    " << line << "\n";  // a last line without '\n' is still part of the case
       }
     }
     if (r.device && r.verdict != Verdict::compile_error && r.verdict != Verdict::no_device)
@@ -193,16 +194,17 @@ class ConsoleReporter final : public Reporter {
 
 std::string format_duration_ms(double ms) {
   if (ms <= 0) return "-";
-  if (ms < 1e-3) return fmt::format("{:.0f} ns", ms * 1e6);
-  if (ms < 1) return fmt::format("{:.1f} µs", ms * 1e3);
-  if (ms < 1000) return fmt::format("{:.3g} ms", ms);
+  // Thresholds sit where the rounded value would reach the next unit: 999.9 ms is "1.00 s", not "1e+03 ms".
+  if (ms < 0.9995e-3) return fmt::format("{:.0f} ns", ms * 1e6);
+  if (ms < 0.99995) return fmt::format("{:.1f} µs", ms * 1e3);
+  if (ms < 999.5) return fmt::format("{:.3g} ms", ms);
   return fmt::format("{:.2f} s", ms / 1000);
 }
 
 std::string format_rate(double per_second, const char* unit) {
   const char* prefixes[] = {"", "K", "M", "G", "T", "P"};
   int i = 0;
-  while (per_second >= 1000 && i < 5) {
+  while (per_second >= 999.5 && i < 5) {  // 999.7 G is "1 T", not "1e+03 G"
     per_second /= 1000;
     ++i;
   }
