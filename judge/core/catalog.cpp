@@ -51,7 +51,9 @@ std::vector<CatalogEntry> scan_challenges(const fs::path& root) {
 
 Challenge find_challenge(const fs::path& root, const std::string& id) {
   std::error_code ec;
-  if (!id.empty() && id.find('/') == std::string::npos && fs::exists(root / id / "spec.json", ec))
+  // An id names one folder of the root: never a path, nor "." or ".." (which would leave the root).
+  if (!id.empty() && id != "." && id != ".." && id.find('/') == std::string::npos &&
+      fs::exists(root / id / "spec.json", ec))
     return load_challenge(root / id);
   std::vector<std::string> close;
   for (const auto& dir : challenge_dirs(root)) {
