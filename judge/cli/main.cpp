@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
       make_reporter(g)->error(e.what(), std::cout);
       return kExitError;
     }
-    return app.exit(e);
+    return app.exit(e) == 0 ? kExitOk : kExitError;  // --help is 0; any usage error is bad input: 2, not CLI11's
   }
   return exit_code();
 }
