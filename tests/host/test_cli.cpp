@@ -1,0 +1,612 @@
+// The `judge` executable as a user meets it: subcommands, exit codes (0 ok/accepted, 1 rejected, 2 error), human
+// and --json output, and errors that name the file or id involved. Every run gets its own database, cache and home
+// directory, and a challenge written here (not the repository's), so nothing outside the test is read or written.
+// End to end with a scripted fake worker (no GPU needed; the build uses the real nvcc), and with the real worker on
+// a machine without a GPU.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "judge/core/build.hpp"
+#include "support/test_support.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using judge::testing::read_file;
+using judge::testing::TempDir;
+using judge::testing::write_file;
+using nlohmann::json;
+
+const char* kSpec = R"({
+  "id": "vadd", "title": "Vector Add One", "difficulty": "easy", "summary": "C = A + 1",
+  "params": [
+    {"name": "A", "role": "input", "dtype": "float32", "shape": ["N"]},
+    {"name": "C", "role": "output", "dtype": "float32", "shape": ["N"]},
+    {"name": "N", "role": "scalar", "dtype": "int32"}
+  ],
+  "tolerance": {"atol": 1e-6, "rtol": 1e-6},
+  "flops": "N",
+  "tests": [{"name": "t1", "scalars": {"N": 7}, "note": "odd size"}, {"name": "t2", "scalars": {"N": 9}}],
+  "benchmarks": [{"name": "b1", "scalars": {"N": 1000}}, {"name": "b2", "scalars": {"N": 4000}}]
+})";
+
+const char* kStarter = R"(#include <cuda_runtime.h>
+// starter for vadd
+extern "C" void solve(const float* A, float* C, int N) {}
+)";
+
+// A stand-in for judge-worker. `probe` names a fake GPU; `run --job FILE --message-fd 3` reads the cases from the
+// job file and plays $FAKE_SCENARIO: accept (every test accepted, every benchmark timed at 2 ms) or wrong (the
+// first test is a wrong answer). $FAKE_JOB_COPY, when set, receives a copy of the job file.
+const char* kFakeWorker = R"(#!/bin/bash
+if [ "$1" = probe ]; then
+  echo '{"devices":[{"name":"Fake GPU","compute_capability":"9.0","sm_count":2}]}'
+  exit 0
+fi
+job="$3"
+[ -n "$FAKE_JOB_COPY" ] && cp "$job" "$FAKE_JOB_COPY"
+names() { python3 -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$job" "$1"; }
+tests=$(names tests) || exit 3
+benchmarks=$(names benchmarks) || exit 3
+send() { printf '%s\n' "$1" >&3; }
+send '{"event":"device","device":{"name":"Fake GPU","compute_capability":"9.0"},"timer":"fake"}'
+if [ "$FAKE_SCENARIO" = wrong ]; then
+  c=${tests%% *}
+  send '{"event":"case_begin","case":"'$c'"}'
+  send '{"event":"case_end","result":{"name":"'$c'","kind":"test","verdict":"wrong_answer","message":"C: 3 of 7 elements wrong"}}'
+  send '{"event":"done"}'
+  exit 0
+fi
+for c in $tests; do
+  send '{"event":"case_begin","case":"'$c'"}'
+  send '{"event":"call","case":"'$c'","index":0}'
+  send '{"event":"case_end","result":{"name":"'$c'","kind":"test","verdict":"accepted"}}'
+done
+for c in $benchmarks; do
+  send '{"event":"case_begin","case":"'$c'"}'
+  send '{"event":"case_end","result":{"name":"'$c'","kind":"benchmark","verdict":"accepted","flops":1000,"bytes":8000,"timing":{"timer":"fake","samples":10,"median_ms":2.0,"min_ms":1.9,"max_ms":2.2,"mean_ms":2.0,"noise_pct":0.5,"converged":true}}}'
+done
+send '{"event":"done"}'
+)";
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+  std::string err;
+  std::string all() const { return out + err; }
+};
+
+std::ostream& operator<<(std::ostream& os, const CliResult& r) {
+  return os << "exit " << r.code << "\n--- stdout ---\n" << r.out << "--- stderr ---\n" << r.err;
+}
+
+#define EXPECT_CONTAINS(haystack, needle, result) \
+  EXPECT_NE((haystack).find(needle), std::string::npos) << "missing \"" << (needle) << "\"\n" << (result)
+
+// Environment variables the judge reads; the tests set them, never inherit them.
+bool judge_owned(const std::string& name) {
+  for (const char* prefix : {"JUDGE_", "XDG_"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return name == "HOME" || name == "NO_COLOR" || name == "USER";
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { shared_cache_ = new TempDir; }  // builds are cached by content across tests
+  static void TearDownTestSuite() {
+    delete shared_cache_;
+    shared_cache_ = nullptr;
+  }
+
+  void SetUp() override {
+    root_ = dir_.path() / "challenges";
+    write_file(root_ / "vadd" / "spec.json", kSpec);
+    write_file(root_ / "vadd" / "statement.md", "Add one to every element of A.\n");
+    write_file(root_ / "vadd" / "starter.cu", kStarter);
+    write_file(dir_ / "fake-worker", kFakeWorker);
+    fs::permissions(dir_ / "fake-worker", fs::perms::owner_all);
+    write_file(dir_ / "solve.cu", kStarter);
+    db_ = dir_.path() / "data" / "leaderboard.sqlite";
+    env_ = {{"JUDGE_DB", db_.string()},
+            {"JUDGE_CACHE_DIR", (shared_cache_->path() / "cache").string()},
+            {"HOME", (dir_ / "home").string()},
+            {"XDG_DATA_HOME", (dir_ / "xdg-data").string()},
+            {"XDG_CACHE_HOME", (dir_ / "xdg-cache").string()},
+            {"XDG_CONFIG_HOME", (dir_ / "xdg-config").string()},
+            {"JUDGE_USER", "tester"},
+            {"JUDGE_WORKER", (dir_ / "fake-worker").string()},
+            {"FAKE_SCENARIO", "accept"}};
+  }
+
+  void require_nvcc() {
+    try {
+      judge::find_nvcc();
+    } catch (const judge::Error& e) {
+      GTEST_SKIP() << "nvcc is not installed here: " << e.what();
+    }
+  }
+
+  // Runs `judge --challenges <root> args...` (or exactly args when with_root is false) with env_, stdout and stderr
+  // captured separately. A run that takes more than 5 minutes is killed and fails the test.
+  CliResult judge(const std::vector<std::string>& args, bool with_root = true) {
+    std::vector<std::string> argv{judge::testing::cli_path().string()};
+    if (with_root) argv.insert(argv.end(), {"--challenges", root_.string()});
+    argv.insert(argv.end(), args.begin(), args.end());
+
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+      std::string kv = *e;
+      if (!judge_owned(kv.substr(0, kv.find('=')))) env.push_back(kv);
+    }
+    for (const auto& [k, v] : env_) env.push_back(k + "=" + v);
+
+    fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    auto cstrs = [](std::vector<std::string>& v) {
+      std::vector<char*> p;
+      for (auto& s : v) p.push_back(s.data());
+      p.push_back(nullptr);
+      return p;
+    };
+    std::vector<char*> cargv = cstrs(argv), cenv = cstrs(env);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), cenv.data());
+    posix_spawn_file_actions_destroy(&actions);
+    CliResult r;
+    if (rc != 0) {
+      ADD_FAILURE() << "cannot start " << argv[0] << ": " << std::strerror(rc);
+      return r;
+    }
+    int status = 0;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        ADD_FAILURE() << "judge did not finish within 5 minutes";
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    return r;
+  }
+
+  // stdout parsed as exactly one JSON document.
+  static json parse(const CliResult& r) {
+    json j = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(j.is_discarded()) << "stdout is not one JSON document\n" << r;
+    return j;
+  }
+
+  static inline TempDir* shared_cache_ = nullptr;
+  TempDir dir_;
+  fs::path root_;
+  fs::path db_;
+  std::map<std::string, std::string> env_;
+};
+
+const std::string kEsc = "\x1b[";
+
+// ---- list ----
+
+TEST_F(Cli, ListHuman) {
+  auto r = judge({"list"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "vadd", r);
+  EXPECT_CONTAINS(r.out, "easy", r);
+  EXPECT_CONTAINS(r.out, "C = A + 1", r);
+  EXPECT_EQ(r.out.find(kEsc), std::string::npos) << "stdout is not a terminal: no colour by default\n" << r;
+}
+
+TEST_F(Cli, ListJson) {
+  auto r = judge({"list", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  ASSERT_EQ(j.at("challenges").size(), 1u) << r;
+  EXPECT_EQ(j["challenges"][0].at("id"), "vadd");
+  EXPECT_EQ(j["challenges"][0].at("difficulty"), "easy");
+  EXPECT_EQ(j["challenges"][0].at("signature"), "extern \"C\" void solve(const float* A, float* C, int N)");
+}
+
+TEST_F(Cli, GlobalFlagsWorkBeforeTheSubcommandToo) {
+  auto r = judge({"--json", "list"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(parse(r).at("challenges").size(), 1u);
+}
+
+TEST_F(Cli, ListWithABrokenSpecListsItAndExits2) {
+  write_file(root_ / "broken" / "spec.json", "{ not json");
+  auto r = judge({"list", "--json"});
+  EXPECT_EQ(r.code, 2) << r;
+  json j = parse(r);
+  ASSERT_EQ(j.at("challenges").size(), 2u) << r;
+  EXPECT_EQ(j["challenges"][0].at("id"), "broken");
+  EXPECT_CONTAINS(j["challenges"][0].at("error").get<std::string>(), "broken/spec.json", r);
+  EXPECT_FALSE(j["challenges"][1].contains("error"));
+
+  r = judge({"list"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.out, "broken spec", r);
+  EXPECT_CONTAINS(r.out, "vadd", r);
+}
+
+TEST_F(Cli, ColorAlwaysAndNever) {
+  auto always = judge({"list", "--color=always"});
+  EXPECT_EQ(always.code, 0) << always;
+  EXPECT_CONTAINS(always.out, kEsc, always);
+
+  env_["NO_COLOR"] = "1";  // --color=always wins over NO_COLOR
+  always = judge({"--color", "always", "list"});
+  EXPECT_CONTAINS(always.out, kEsc, always);
+
+  auto never = judge({"list", "--color=never"});
+  EXPECT_EQ(never.code, 0) << never;
+  EXPECT_EQ(never.out.find(kEsc), std::string::npos) << never;
+  EXPECT_CONTAINS(never.out, "vadd", never);
+}
+
+TEST_F(Cli, BadColorValueIsAUsageError) {
+  auto r = judge({"list", "--color=sometimes"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.all(), "--color", r);
+}
+
+TEST_F(Cli, ChallengesFromTheEnvironment) {
+  env_["JUDGE_CHALLENGES"] = root_.string();
+  auto r = judge({"list", "--json"}, /*with_root=*/false);
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(parse(r).at("challenges").size(), 1u) << r;
+}
+
+TEST_F(Cli, MissingChallengesDirectory) {
+  auto missing = (dir_ / "nowhere").string();
+  auto r = judge({"--challenges", missing, "list"}, /*with_root=*/false);
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, missing, r);
+  EXPECT_CONTAINS(r.err, "--challenges", r);
+}
+
+// The repository's challenges are required content: each must load.
+TEST_F(Cli, RepositoryChallengesAllLoad) {
+  fs::path dir = judge::testing::challenges_dir();
+  auto r = judge({"--challenges", dir.string(), "list", "--json"}, /*with_root=*/false);
+  json j = parse(r);
+  ASSERT_TRUE(j.contains("challenges")) << r;
+  ASSERT_FALSE(j["challenges"].empty()) << dir << " has no challenge folders (a folder with a spec.json): the "
+                                        << "challenges are required content of this repository";
+  for (const auto& c : j["challenges"])
+    EXPECT_FALSE(c.contains("error")) << c.value("id", "?") << ": " << c.value("error", "");
+  EXPECT_EQ(r.code, 0) << r;
+}
+
+// ---- show ----
+
+TEST_F(Cli, ShowHuman) {
+  auto r = judge({"show", "vadd"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "Vector Add One (easy)", r);
+  EXPECT_CONTAINS(r.out, "signature\n  extern \"C\" void solve(const float* A, float* C, int N)\n", r);
+  EXPECT_CONTAINS(r.out, "Add one to every element of A.", r);
+  EXPECT_CONTAINS(r.out, "t1", r);
+  EXPECT_CONTAINS(r.out, "odd size", r);
+  EXPECT_CONTAINS(r.out, "b2", r);
+}
+
+TEST_F(Cli, ShowJson) {
+  auto r = judge({"show", "vadd", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("id"), "vadd");
+  ASSERT_EQ(j.at("params").size(), 3u);
+  EXPECT_EQ(j["params"][0].at("name"), "A");
+  EXPECT_EQ(j["params"][2].at("role"), "scalar");
+  ASSERT_EQ(j.at("tests").size(), 2u);
+  EXPECT_EQ(j["tests"][0].at("name"), "t1");
+  ASSERT_EQ(j.at("benchmarks").size(), 2u);
+  EXPECT_EQ(j["benchmarks"][1].at("scalars").at("N"), 4000);
+  EXPECT_DOUBLE_EQ(j.at("tolerance").at("atol").get<double>(), 1e-6);
+  EXPECT_EQ(j.at("statement"), "Add one to every element of A.\n");
+}
+
+TEST_F(Cli, ShowWithoutStatementSaysSo) {
+  fs::remove(root_ / "vadd" / "statement.md");
+  auto r = judge({"show", "vadd"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "no statement.md", r);
+}
+
+TEST_F(Cli, UnknownChallengeSuggests) {
+  auto r = judge({"show", "vad"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "there is no challenge 'vad'", r);
+  EXPECT_CONTAINS(r.err, "did you mean vadd", r);
+  EXPECT_TRUE(r.out.empty()) << "human errors go to stderr\n" << r;
+}
+
+TEST_F(Cli, JsonErrorsAreAJsonObjectOnStdout) {
+  auto r = judge({"--json", "show", "vad"});
+  EXPECT_EQ(r.code, 2) << r;
+  json j = parse(r);
+  ASSERT_TRUE(j.is_object()) << r;
+  EXPECT_CONTAINS(j.at("error").get<std::string>(), "did you mean vadd", r);
+
+  r = judge({"--json", "list", "--no-such-flag"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(parse(r).contains("error")) << r;
+}
+
+// ---- usage errors ----
+
+TEST_F(Cli, UnknownFlagIsAUsageError) {
+  auto r = judge({"list", "--no-such-flag"});
+  // Regression: CLI11's own codes (109 here) leaked out; the README promises 2 for bad input.
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "--no-such-flag", r);
+  EXPECT_CONTAINS(r.err, "--help", r);
+}
+
+TEST_F(Cli, NoSubcommandIsAUsageError) {
+  auto r = judge({});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.all(), "subcommand", r);
+}
+
+TEST_F(Cli, HelpExitsZero) {
+  auto r = judge({"--help"});
+  EXPECT_EQ(r.code, 0) << r;
+  for (const char* sub : {"list", "show", "init", "run", "submit", "leaderboard"}) EXPECT_CONTAINS(r.out, sub, r);
+}
+
+TEST_F(Cli, RunOnAMissingFileNamesIt) {
+  auto missing = (dir_ / "missing.cu").string();
+  auto r = judge({"run", "vadd", missing});
+  EXPECT_EQ(r.code, 2) << "bad input, not a rejected submission (1)\n" << r;
+  EXPECT_CONTAINS(r.err, missing, r);
+}
+
+// ---- init ----
+
+TEST_F(Cli, InitWritesTheStarterAndRefusesToOverwrite) {
+  auto target = dir_ / "work" / "mine.cu";
+  auto r = judge({"init", "vadd", target.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  ASSERT_TRUE(fs::exists(target)) << r;
+  EXPECT_EQ(read_file(target), kStarter);
+  EXPECT_CONTAINS(r.out, target.string(), r);
+  EXPECT_CONTAINS(r.out, "judge run vadd", r);
+
+  write_file(target, "my work\n");
+  r = judge({"init", "vadd", target.string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, target.string(), r);
+  EXPECT_CONTAINS(r.err, "--force", r);
+  EXPECT_EQ(read_file(target), "my work\n") << "the user's work was overwritten";
+
+  r = judge({"init", "vadd", target.string(), "--force"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(read_file(target), kStarter);
+}
+
+TEST_F(Cli, InitJson) {
+  auto target = dir_ / "mine.cu";
+  auto r = judge({"--json", "init", "vadd", target.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("challenge"), "vadd");
+  EXPECT_EQ(j.at("written"), target.string());
+}
+
+TEST_F(Cli, InitWithoutStarterNamesTheMissingFile) {
+  fs::remove(root_ / "vadd" / "starter.cu");
+  auto r = judge({"init", "vadd", (dir_ / "x.cu").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "starter.cu", r);
+  EXPECT_FALSE(fs::exists(dir_ / "x.cu"));
+}
+
+// ---- leaderboard ----
+
+TEST_F(Cli, LeaderboardOnAnEmptyDatabase) {
+  auto r = judge({"leaderboard", "vadd", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(parse(r).at("leaderboards"), json::array()) << r;
+
+  r = judge({"leaderboard", "vadd"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "no accepted submissions yet", r);
+}
+
+TEST_F(Cli, LeaderboardOfAnUnknownChallengeSuggests) {
+  auto r = judge({"leaderboard", "vaddd"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "did you mean vadd", r);
+}
+
+TEST_F(Cli, CorruptDatabaseNamesItsPath) {
+  write_file(db_, std::string(4096, 'x') + "this is not an SQLite database\n");
+  auto r = judge({"leaderboard", "vadd"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, db_.string(), r);
+
+  r = judge({"leaderboard", "vadd", "--json"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(parse(r).value("error", ""), db_.string(), r);
+}
+
+TEST_F(Cli, DbFlagWinsOverTheEnvironment) {
+  write_file(db_, "garbage garbage garbage");  // JUDGE_DB points at garbage; --db at a fresh file
+  auto other = dir_ / "other.sqlite";
+  auto r = judge({"leaderboard", "vadd", "--db", other.string(), "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(parse(r).at("leaderboards"), json::array());
+}
+
+// ---- run and submit, end to end with the fake worker ----
+
+TEST_F(Cli, SubmitAcceptedIsRecordedAndRanked) {
+  require_nvcc();
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "✓ Accepted · score 2 ms", r);
+  EXPECT_CONTAINS(r.out, "recorded as submission #1", r);
+  EXPECT_CONTAINS(r.out, "rank 1", r);
+  EXPECT_TRUE(fs::exists(db_)) << "JUDGE_DB was not used";
+
+  r = judge({"leaderboard", "vadd", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  ASSERT_EQ(j.at("leaderboards").size(), 1u) << r;
+  EXPECT_EQ(j["leaderboards"][0].at("gpu"), "Fake GPU");
+  const json& ranking = j["leaderboards"][0].at("ranking");
+  ASSERT_EQ(ranking.size(), 1u) << r;
+  EXPECT_EQ(ranking[0].at("user"), "alice");
+  EXPECT_EQ(ranking[0].at("rank"), 1);
+  EXPECT_DOUBLE_EQ(ranking[0].at("score_ms").get<double>(), 2.0);
+
+  r = judge({"leaderboard", "vadd"});
+  EXPECT_CONTAINS(r.out, "vadd on Fake GPU", r);
+  EXPECT_CONTAINS(r.out, "alice", r);
+}
+
+TEST_F(Cli, SubmitJsonAndTheDefaultName) {
+  require_nvcc();
+  auto r = judge({"--json", "submit", "vadd", (dir_ / "solve.cu").string()});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("verdict"), "accepted");
+  EXPECT_EQ(j.at("mode"), "submit");
+  EXPECT_DOUBLE_EQ(j.at("score_ms").get<double>(), 2.0);
+  ASSERT_EQ(j.at("cases").size(), 4u) << r;
+  EXPECT_EQ(j["cases"][2].at("kind"), "benchmark");
+  EXPECT_EQ(j.at("record").at("recorded"), true) << r;
+  EXPECT_EQ(j.at("record").at("database"), db_.string());
+
+  r = judge({"leaderboard", "vadd", "--json"});
+  json b = parse(r);
+  ASSERT_EQ(b.at("leaderboards").size(), 1u) << r;
+  EXPECT_EQ(b["leaderboards"][0]["ranking"][0].at("user"), "tester") << "JUDGE_USER names the user";
+}
+
+TEST_F(Cli, SubmitRejectedIsNotRecorded) {
+  require_nvcc();
+  env_["FAKE_SCENARIO"] = "wrong";
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "bob"});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_CONTAINS(r.out, "✗ Wrong answer in case t1", r);
+  EXPECT_CONTAINS(r.out, "C: 3 of 7 elements wrong", r);
+  EXPECT_CONTAINS(r.out, "--case t1", r);
+  EXPECT_EQ(r.out.find("recorded"), std::string::npos) << r;
+
+  r = judge({"leaderboard", "vadd", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(parse(r).at("leaderboards"), json::array()) << r;
+}
+
+TEST_F(Cli, SubmitIntoACorruptDatabaseKeepsTheResultBesideIt) {
+  require_nvcc();
+  write_file(db_, std::string(4096, 'x'));
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "carol"});
+  EXPECT_EQ(r.code, 0) << "the submission was accepted; only recording failed\n" << r;
+  EXPECT_CONTAINS(r.out, "not recorded: ", r);
+  EXPECT_CONTAINS(r.out, db_.string(), r);
+  EXPECT_CONTAINS(r.out, "the result was saved to " + (db_.parent_path() / "pending").string(), r);
+  ASSERT_TRUE(fs::is_directory(db_.parent_path() / "pending")) << r;
+  int saved = 0;
+  for (const auto& e : fs::directory_iterator(db_.parent_path() / "pending")) {
+    ++saved;
+    json s = json::parse(read_file(e.path()));
+    EXPECT_EQ(s.at("user"), "carol");
+    EXPECT_EQ(s.at("challenge"), "vadd");
+  }
+  EXPECT_EQ(saved, 1);
+}
+
+TEST_F(Cli, RunPassesSeedAndCasesToTheWorker) {
+  require_nvcc();
+  env_["FAKE_JOB_COPY"] = (dir_ / "job.json").string();
+  auto r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--seed", "77", "--case", "b2"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "seed 77", r);
+  json job = json::parse(read_file(dir_ / "job.json"));
+  EXPECT_EQ(job.at("seed"), 77);
+  EXPECT_EQ(job.at("tests"), json::array({"b2"}));
+  EXPECT_EQ(job.at("benchmarks"), json::array());
+  EXPECT_FALSE(fs::exists(db_)) << "run never records";
+}
+
+TEST_F(Cli, RunWithAnUnknownCaseListsTheCases) {
+  require_nvcc();
+  auto r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--case", "t9"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "'t9'", r);
+  EXPECT_CONTAINS(r.err, "t1, t2, b1, b2", r);
+}
+
+TEST_F(Cli, RunWrongAnswerJson) {
+  require_nvcc();
+  env_["FAKE_SCENARIO"] = "wrong";
+  auto r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--seed", "5", "--json"});
+  EXPECT_EQ(r.code, 1) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("verdict"), "wrong_answer");
+  EXPECT_EQ(j.at("accepted"), false);
+  EXPECT_EQ(j.at("failed_case"), "t1");
+  EXPECT_EQ(j.at("seed"), 5);
+  EXPECT_FALSE(j.contains("record"));
+}
+
+// ---- run with the real worker, on a machine without a GPU ----
+
+TEST_F(Cli, RunWithoutAGpuSaysSoAfterCompiling) {
+  require_nvcc();
+  if (judge::testing::gpu_present()) GTEST_SKIP() << "a GPU is present";
+  env_["JUDGE_WORKER"] = "";  // the real judge-worker beside judge
+  auto r = judge({"run", "vadd", (dir_ / "solve.cu").string()});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_CONTAINS(r.out, "build  ok", r);
+  EXPECT_CONTAINS(r.out, "no CUDA device", r);
+}
+
+TEST_F(Cli, CompileErrorNamesTheUsersLine) {
+  require_nvcc();
+  env_["JUDGE_WORKER"] = "";
+  auto source = dir_ / "broken.cu";
+  write_file(source, "#include <cuda_runtime.h>\nextern \"C\" void solve(const float* A, float* C, int N) {\n"
+                     "  int x = undefined_name;\n}\n");
+  auto r = judge({"run", "vadd", source.string()});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_CONTAINS(r.out, "Compile error", r);
+  EXPECT_CONTAINS(r.out, "broken.cu(3)", r);
+  EXPECT_CONTAINS(r.out, "undefined_name", r);
+
+  r = judge({"run", "vadd", source.string(), "--json"});
+  EXPECT_EQ(r.code, 1) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("verdict"), "compile_error");
+  EXPECT_CONTAINS(j.at("build").at("diagnostics").get<std::string>(), "broken.cu(3)", r);
+}
+
+}  // namespace
