@@ -11,6 +11,16 @@ namespace judge {
 
 namespace {
 
+// A path as a shell word, so the printed replay command can be pasted back as it is.
+std::string shell_quote(const std::string& s) {
+  bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                 "_-./+,:@%") == std::string::npos;
+  if (plain) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(bool color) : color_(color) {}
@@ -183,7 +193,7 @@ class ConsoleReporter final : public Reporter {
       }
     }
     if (r.device && r.verdict != Verdict::compile_error && r.verdict != Verdict::no_device)
-      out << fmt::format("  replay: judge run {} {} --seed {}{}\n", r.challenge, source, r.seed,
+      out << fmt::format("  replay: judge run {} {} --seed {}{}\n", r.challenge, shell_quote(source), r.seed,
                          r.failed_case.empty() ? "" : " --case " + r.failed_case);
   }
 

@@ -228,6 +228,11 @@ TEST(ConsoleReport, ReplayWithoutAFailedCaseHasNoCaseFlag) {
   EXPECT_NOT_CONTAINS(s, "--case");
 }
 
+TEST(ConsoleReport, ReplayQuotesPathsThatNeedIt) {
+  std::string s = console(wrong_answer(), {}, false, "my dir/it's.cu");
+  EXPECT_CONTAINS(s, "replay: judge run madd 'my dir/it'\\''s.cu' --seed 12345 --case t_2x3");
+}
+
 TEST(ConsoleReport, CompileErrorShowsDiagnosticsVerbatimAndNoReplay) {
   JudgeReport r = compile_error();
   std::string s = console(r);
