@@ -1,0 +1,27 @@
+// Rung 3: pad each shared-memory row to 33 floats.
+// In rung 2 the 32 threads of a warp read tile[0..31][c]: addresses 32 floats apart, all in the same one of the
+// 32 banks, so the read is replayed 32 times. With rows of 33 floats they fall in 32 different banks.
+#include <cuda_runtime.h>
+
+#define TILE 32
+#define BLOCK_ROWS 8  // a 32x8 block moves a 32x32 tile, 4 elements per thread
+
+__global__ void transpose_padded(const float* input, float* output, int rows, int cols) {
+  __shared__ float tile[TILE][TILE + 1];  // the +1 column is never used: it only shifts the banks
+  int x = blockIdx.x * TILE + threadIdx.x;  // input column
+  int y = blockIdx.y * TILE + threadIdx.y;  // input row (first of 4)
+  for (int j = 0; j < TILE; j += BLOCK_ROWS)
+    if (x < cols && y + j < rows) tile[threadIdx.y + j][threadIdx.x] = input[(y + j) * cols + x];
+  __syncthreads();  // no early return above: every thread must reach this barrier
+  x = blockIdx.y * TILE + threadIdx.x;  // output column = input row
+  y = blockIdx.x * TILE + threadIdx.y;  // output row = input column
+  for (int j = 0; j < TILE; j += BLOCK_ROWS)
+    if (x < rows && y + j < cols) output[(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+extern "C" void solve(const float* input, float* output, int rows, int cols) {
+  const dim3 threads(TILE, BLOCK_ROWS);
+  const dim3 blocks((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
+  transpose_padded<<<blocks, threads>>>(input, output, rows, cols);
+  cudaDeviceSynchronize();
+}
