@@ -15,24 +15,18 @@ namespace judge {
 
 namespace {
 
-// CUPTI delivers records through global callbacks: this is their one sink.
+// CUPTI delivers records through global callbacks: this is their one sink. It keeps every interval delivered
+// since the last reset; the timer keeps only those inside its window, so a record delivered late (from work before
+// the window opened) can never stretch a measurement.
 struct ActivitySink {
   std::mutex mutex;
-  std::uint64_t first_start = std::numeric_limits<std::uint64_t>::max();
-  std::uint64_t last_end = 0;
-  int records = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> intervals;
 
   void add(std::uint64_t start, std::uint64_t end) {
     if (start == 0 && end == 0) return;  // CUPTI could not time it
-    first_start = std::min(first_start, start);
-    last_end = std::max(last_end, end);
-    ++records;
+    intervals.emplace_back(start, end);
   }
-  void reset() {
-    first_start = std::numeric_limits<std::uint64_t>::max();
-    last_end = 0;
-    records = 0;
-  }
+  void reset() { intervals.clear(); }
 };
 
 ActivitySink& sink() {
@@ -105,24 +99,39 @@ class CuptiTimer final : public Timer {
   void begin() override {
     // Deliver and discard everything recorded so far (the judge's own generation, poisoning, L2 flush).
     flush();
-    std::lock_guard<std::mutex> lock(sink().mutex);
-    sink().reset();
+    {
+      std::lock_guard<std::mutex> lock(sink().mutex);
+      sink().reset();
+    }
+    window_start_ = now();
   }
 
   Span end() override {
+    std::uint64_t window_end = now();
     flush();
     std::lock_guard<std::mutex> lock(sink().mutex);
     Span s;
-    s.records = sink().records;
-    if (s.records > 0 && sink().last_end > sink().first_start)
-      s.gpu_ms = static_cast<double>(sink().last_end - sink().first_start) * 1e-6;
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+    for (auto [start, end] : sink().intervals) {
+      if (start < window_start_ || end > window_end || end < start) continue;  // not this call's
+      first = std::min(first, start);
+      last = std::max(last, end);
+      ++s.records;
+    }
+    if (s.records > 0) s.gpu_ms = static_cast<double>(last - first) * 1e-6;
     return s;
   }
 
   std::string name() const override { return "cupti"; }
 
  private:
+  std::uint64_t window_start_ = 0;
   CuptiTimer() = default;
+  static std::uint64_t now() {
+    std::uint64_t t = 0;
+    if (cuptiGetTimestamp(&t) != CUPTI_SUCCESS) throw Error("CUPTI could not read its clock");
+    return t;
+  }
   static void flush() {
     CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (r != CUPTI_SUCCESS) {
