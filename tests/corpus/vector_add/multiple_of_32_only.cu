@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// judge-args: --case n33 --case n1000003
 // Correct only when N is a multiple of 32: the grid is rounded down.
 #include <cuda_runtime.h>
 __global__ void add(const float* A, const float* B, float* C, int N) {

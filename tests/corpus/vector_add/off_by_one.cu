@@ -1,6 +1,8 @@
 // expect: wrong_answer
-// expect-message: never written
-// The classic bounds bug: the last element is skipped.
+// expect-message: 1 never written
+// judge-args: --case n33 --case n4097
+// The classic bounds bug: the last element is skipped. (For N = 1 nothing is written at all, which is the
+// output_not_written verdict, so the cases named above are ones with something to get right.)
 #include <cuda_runtime.h>
 __global__ void add(const float* A, const float* B, float* C, int N) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
