@@ -5,8 +5,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-acceptance-out}
 mkdir -p "$out"
-export JUDGE_DB=${JUDGE_DB:-$PWD/$out/leaderboard.sqlite}
-export JUDGE_CACHE_DIR=${JUDGE_CACHE_DIR:-$PWD/$out/cache}
+out=$(realpath -m "$out")
+export JUDGE_DB=${JUDGE_DB:-$out/leaderboard.sqlite}
+export JUDGE_CACHE_DIR=${JUDGE_CACHE_DIR:-$out/cache}
 rm -rf build "$JUDGE_DB" "$JUDGE_CACHE_DIR"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 
