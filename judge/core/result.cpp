@@ -137,7 +137,8 @@ void from_json(const nlohmann::json& j, OutputCheck& o) {
 void to_json(nlohmann::json& j, const Timing& t) {
   j = {{"timer", t.timer},         {"samples", t.samples},   {"median_ms", t.median_ms},
        {"min_ms", t.min_ms},       {"max_ms", t.max_ms},     {"mean_ms", t.mean_ms},
-       {"noise_pct", t.noise_pct}, {"host_median_ms", t.host_median_ms}, {"converged", t.converged}};
+       {"noise_pct", t.noise_pct}, {"host_median_ms", t.host_median_ms}, {"converged", t.converged},
+       {"clock_mhz", t.clock_mhz}, {"max_clock_mhz", t.max_clock_mhz}, {"throttled", t.throttled}};
 }
 void from_json(const nlohmann::json& j, Timing& t) {
   t.timer = j.value("timer", std::string{});
@@ -149,12 +150,18 @@ void from_json(const nlohmann::json& j, Timing& t) {
   t.noise_pct = j.value("noise_pct", 0.0);
   t.host_median_ms = j.value("host_median_ms", 0.0);
   t.converged = j.value("converged", false);
+  t.clock_mhz = j.value("clock_mhz", 0.0);
+  t.max_clock_mhz = j.value("max_clock_mhz", 0.0);
+  t.throttled = j.value("throttled", 0);
 }
 
 void to_json(nlohmann::json& j, const CaseResult& c) {
   j = {{"name", c.name},       {"kind", c.kind},       {"verdict", c.verdict}, {"message", c.message},
        {"scalars", c.scalars}, {"outputs", c.outputs}, {"flops", c.flops},     {"bytes", c.bytes}};
   if (!c.inputs_preview.empty()) j["inputs_preview"] = c.inputs_preview;
+  if (!c.profile.empty()) j["profile"] = c.profile;
+  if (c.sol_floor_ms > 0)
+    j["speed_of_light"] = {{"percent", c.sol_percent}, {"floor_ms", c.sol_floor_ms}, {"bound", c.sol_bound}};
   if (c.timing) {
     j["timing"] = *c.timing;
     j["gflops"] = c.gflops();
@@ -175,6 +182,13 @@ void from_json(const nlohmann::json& j, CaseResult& c) {
   c.inputs_preview = j.value("inputs_preview", std::string{});
   c.flops = j.value("flops", 0.0);
   c.bytes = j.value("bytes", 0.0);
+  c.profile = j.value("profile", nlohmann::json::object());
+  if (j.contains("speed_of_light")) {
+    const auto& s = j.at("speed_of_light");
+    c.sol_percent = s.value("percent", 0.0);
+    c.sol_floor_ms = s.value("floor_ms", 0.0);
+    c.sol_bound = s.value("bound", std::string{});
+  }
   if (j.contains("timing")) c.timing = j.at("timing").get<Timing>();
   if (j.contains("reference_timing")) c.reference_timing = j.at("reference_timing").get<Timing>();
 }

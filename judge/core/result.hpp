@@ -75,6 +75,9 @@ struct Timing {
   double noise_pct = 0;       // relative standard deviation of the samples, percent
   double host_median_ms = 0;  // wall time of the solve() call on the host, sync included
   bool converged = false;     // noise reached the target before the budget ran out
+  double clock_mhz = 0;       // median SM clock measured right after the timed calls
+  double max_clock_mhz = 0;   // the device's boost clock
+  int throttled = 0;          // samples discarded because the clock was below 75% of the boost clock
 };
 
 struct CaseResult {
@@ -89,6 +92,13 @@ struct CaseResult {
   std::optional<Timing> reference_timing;
   double flops = 0;
   double bytes = 0;
+  // Where the worker's time went for this case, milliseconds: generate, reference, check, timing (whole loop),
+  // calls (solve() calls made), and bytes generated/checked for bandwidth figures.
+  nlohmann::json profile = nlohmann::json::object();
+  // Filled by the judge from the GPU's calibration (benchmarks only).
+  double sol_percent = 0;     // speed-of-light floor / median, percent
+  double sol_floor_ms = 0;
+  std::string sol_bound;      // "memory" or "compute"
   double gflops() const;
   double gbps() const;
   double speedup() const;  // reference median / submission median (0 when unknown)

@@ -11,6 +11,8 @@ L2Flusher::L2Flusher(int device) {
 }
 
 void L2Flusher::flush(cudaStream_t stream) {
+  // GPUs without persisting L2 (before Ampere) refuse the limit: nothing to reset there.
+  if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0) != cudaSuccess) cudaGetLastError();
   JUDGE_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
   JUDGE_CUDA_CHECK(cudaMemsetAsync(scratch_.get(), 0, scratch_.size(), stream));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Cold-cache measurements: before each timed call the L2 is overwritten (twice its size, read from the device) and
-// persisting-L2 lines are reset, outside the timed region, so a call never finds its inputs already cached.
+// persisting-L2 lines and the persisting carve-out are reset, outside the timed region, so a call never finds its
+// inputs already cached, whatever the previous call set up.
 #include <cuda_runtime.h>
 
 #include "judge/worker/device_buffer.hpp"
@@ -11,6 +12,7 @@ class L2Flusher {
  public:
   explicit L2Flusher(int device);
   void flush(cudaStream_t stream);
+  const void* scratch() const { return scratch_.get(); }
 
  private:
   DeviceBuffer scratch_;

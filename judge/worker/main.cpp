@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/spec.hpp"
+#include "judge/worker/clock_probe.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_info.hpp"
 #include "judge/worker/l2_flush.hpp"
@@ -119,15 +120,18 @@ int run(const std::string& job_path, int fd) {
     CublasHandle cublas;
     Stream stream;
     judge::L2Flusher l2(ordinal);
+    judge::ClockProbe clock(ordinal);
+    timer->learn_own_stream(stream.get());
     messages.send({{"event", "stage"}, {"stage", "load"}});
     judge::Solution solution(job.at("library").get<std::string>());
 
-    judge::RunnerContext ctx{challenge, solution, *reference, *timer, l2, messages};
+    judge::RunnerContext ctx{challenge, solution, *reference, *timer, l2, clock, messages};
     ctx.cublas = cublas.get();
     ctx.stream = stream.get();
     ctx.seed = job.at("seed").get<std::uint64_t>();
     ctx.policy = policy_from(job.value("timing", json::object()));
     ctx.time_reference = job.value("time_reference", true);
+    ctx.sentinel = l2.scratch();
     bool stop_on_failure = job.value("stop_on_failure", false);
 
     for (const char* kind : {"tests", "benchmarks"}) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct SolveFailed {
   std::string where;
 };
 
+// solve() destroyed the CUDA context (cudaDeviceReset): every buffer of the case is gone.
+struct ContextDestroyed {};
+
 // A C++ exception escaped solve(): a runtime error, not the judge's problem.
 struct SolveThrew {
   std::string message;
@@ -39,7 +43,8 @@ struct ParamData {
   std::int64_t count = 0;
   std::vector<std::int64_t> shape;
   const Distribution* dist = nullptr;
-  std::uint64_t key = 0;
+  std::uint64_t base_key = 0;  // call 0's inputs (what `judge run --case` replays)
+  std::uint64_t key = 0;       // the current call's inputs
   std::uint64_t guard_key = 0;
   GuardedBuffer buffer;   // what solve() gets
   DeviceBuffer expected;  // outputs and in-outs: the reference's result
@@ -49,7 +54,7 @@ struct ParamData {
 // All device data of a case and the argument array handed to judge_entry.
 class CaseData {
  public:
-  CaseData(RunnerContext& ctx, const Case& c) : ctx_(ctx) {
+  CaseData(RunnerContext& ctx, const Case& c) : ctx_(ctx), scalars_(c.scalars) {
     const Challenge& ch = ctx.challenge;
     std::size_t n = ch.params.size();
     pointers_.resize(n, nullptr);
@@ -74,7 +79,7 @@ class CaseData {
       d.count = ch.element_count(p, c.scalars);
       for (const Expr& e : p.shape) d.shape.push_back(e.eval_size(c.scalars));
       d.dist = &ch.distribution_for(p, c);
-      d.key = derive_key(ctx.seed, c.name + "/" + p.name);
+      d.base_key = d.key = derive_key(ctx.seed, c.name + "/" + p.name);
       d.guard_key = derive_key(ctx.seed, c.name + "/" + p.name + "/guard");
       d.buffer = GuardedBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype));
       if (d.is_output()) d.expected = DeviceBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype));
@@ -94,11 +99,27 @@ class CaseData {
     }
   }
 
-  void generate_inputs(const Case& c) {
-    scalars_ = c.scalars;
-    for (ParamData& d : data_)
+  // Fresh inputs for call `iteration`: every benchmark call gets new values (generated outside the timed region),
+  // so nothing computed for an earlier call can be reused.
+  void generate_inputs(int iteration) {
+    for (ParamData& d : data_) {
+      d.key = iteration == 0 ? d.base_key : mix64(d.base_key ^ mix64(static_cast<std::uint64_t>(iteration)));
       if (d.param->role == Role::input)
         generate(d.buffer.data(), d.param->dtype, d.count, *d.dist, d.key, scalars_, ctx_.stream);
+    }
+  }
+
+  std::int64_t input_bytes() const {
+    std::int64_t b = 0;
+    for (const ParamData& d : data_)
+      if (d.param->role != Role::output) b += d.count * static_cast<std::int64_t>(size_of(d.param->dtype));
+    return b;
+  }
+  std::int64_t output_bytes() const {
+    std::int64_t b = 0;
+    for (const ParamData& d : data_)
+      if (d.is_output()) b += d.count * static_cast<std::int64_t>(size_of(d.param->dtype));
+    return b;
   }
 
   // The reference computes into `expected`; in-outs start from the generated input there.
@@ -160,6 +181,12 @@ double call_solution(RunnerContext& ctx, CaseData& data, const std::string& case
   cudaError_t launch = cudaGetLastError();
   if (launch != cudaSuccess)
     throw SolveFailed{launch, "from a CUDA call or kernel launch inside solve() (cudaGetLastError after it returned)"};
+  // After cudaDeviceReset() the runtime quietly makes a new context, in which the judge's buffers do not exist.
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, ctx.sentinel) != cudaSuccess || attr.type != cudaMemoryTypeDevice) {
+    cudaGetLastError();
+    throw ContextDestroyed{};
+  }
   return host_ms;
 }
 
@@ -282,7 +309,8 @@ bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol
 }
 
 Timing summarize_timing(const std::string& timer, const std::vector<double>& gpu_ms,
-                        const std::vector<double>& host_ms, const TimingPolicy& policy) {
+                        const std::vector<double>& host_ms, const std::vector<double>& clocks, int throttled,
+                        double max_clock, const TimingPolicy& policy) {
   SampleStats s = summarize(gpu_ms);
   Timing t;
   t.timer = timer;
@@ -294,43 +322,111 @@ Timing summarize_timing(const std::string& timer, const std::vector<double>& gpu
   t.noise_pct = s.noise_pct;
   t.host_median_ms = summarize(host_ms).median;
   t.converged = converged(gpu_ms, policy);
+  t.clock_mhz = summarize(clocks).median;
+  t.max_clock_mhz = max_clock;
+  t.throttled = throttled;
   return t;
 }
 
-// Warm-up by time, then samples until the noise target, the budget or the sample cap. Warm-up calls are the same
-// as timed calls in every way the callee could observe.
-Timing measure(RunnerContext& ctx, const std::function<void()>& prepare, const std::function<double(int)>& call,
-               bool require_gpu_work, CaseResult& r) {
-  std::vector<double> gpu, host;
+// Where a case's time went, for the judge's own overhead figures.
+struct Profile {
+  double generate_ms = 0, reference_ms = 0, check_ms = 0, timing_ms = 0;
+  int calls = 0;
+  double generated_bytes = 0, checked_bytes = 0;
+  nlohmann::json to_json() const {
+    return {{"generate_ms", generate_ms}, {"reference_ms", reference_ms}, {"check_ms", check_ms},
+            {"timing_ms", timing_ms},     {"calls", calls},               {"generated_bytes", generated_bytes},
+            {"checked_bytes", checked_bytes}};
+  }
+};
+
+template <class F>
+double timed_ms(F&& f) {
+  auto t0 = Clock::now();
+  f();
+  return seconds_since(t0) * 1e3;
+}
+
+// One loop for warm-up and timed calls alike, so a callee cannot tell them apart:
+//   prepare(i) -> L2 flush -> [timer window: call(i)] -> after(i) checks the call -> clock probe.
+// Warm-up runs by time; then samples until the noise target, the budget or the sample cap. Samples taken while the
+// SM clock was below 75% of its boost clock are discarded (throttling) but the call was still checked.
+// Returns nullopt when a call failed its checks (r holds the verdict).
+std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>& prepare,
+                              const std::function<double(int)>& call, const std::function<bool(int)>& after,
+                              bool is_solution, CaseResult& r) {
+  std::vector<double> gpu, host, clocks;
+  int throttled = 0;
   auto t_warm = Clock::now();
-  int index = 0;
+  auto t_sample = t_warm;
   bool warming = true;
-  auto t_sample = Clock::now();
-  for (;;) {
-    prepare();
+  for (int index = 0;; ++index) {
+    prepare(index);
     ctx.l2.flush(ctx.stream);
     JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+    if (is_solution) {
+      if (int foreign = ctx.timer.take_foreign_activity()) {
+        r.verdict = Verdict::suspicious_timing;
+        r.message = fmt::format("{} GPU activities ran while no solve() call was being timed (work launched after "
+                                "solve() returned, e.g. from a thread it left behind); all work must happen inside "
+                                "the call",
+                                foreign);
+        return std::nullopt;
+      }
+    }
     ctx.timer.begin();
-    double host_ms = call(index++);
+    double host_ms = call(index);
     Span span = ctx.timer.end();
-    if (require_gpu_work && span.records == 0) {
+    if (is_solution && span.records == 0) {
       r.verdict = Verdict::suspicious_timing;
       r.message = "solve() did no GPU work the judge could see (no kernel, memcpy or memset on any stream)";
-      return {};
+      return std::nullopt;
     }
+    if (!after(index)) return std::nullopt;
+    double mhz = ctx.clock.measure_mhz(ctx.stream);
     if (warming) {
-      if (index >= ctx.policy.min_warmup_calls && seconds_since(t_warm) >= ctx.policy.warmup_s) {
+      if (index + 1 >= ctx.policy.min_warmup_calls && seconds_since(t_warm) >= ctx.policy.warmup_s) {
         warming = false;
         t_sample = Clock::now();
       }
       continue;
     }
-    gpu.push_back(span.gpu_ms);
-    host.push_back(host_ms);
-    if (should_stop(gpu, seconds_since(t_sample), ctx.policy)) break;
+    if (mhz > 0 && mhz < 0.75 * ctx.clock.max_mhz()) {
+      ++throttled;
+    } else {
+      gpu.push_back(span.gpu_ms);
+      host.push_back(host_ms);
+      clocks.push_back(mhz);
+    }
+    bool out_of_budget = seconds_since(t_sample) >= 4 * ctx.policy.budget_s;  // even if every sample throttled
+    if (should_stop(gpu, seconds_since(t_sample), ctx.policy) || out_of_budget) break;
   }
-  return summarize_timing(ctx.timer.name(), gpu, host, ctx.policy);
+  return summarize_timing(ctx.timer.name(), gpu, host, clocks, throttled, ctx.clock.max_mhz(), ctx.policy);
 }
+
+// Device memory the submission keeps: free memory is read after each call; once it has shrunk by more than 64 MiB
+// since the first call, at more than 1 MiB per call, solve() is leaking.
+class LeakWatch {
+ public:
+  std::optional<std::string> after_call(int index) {
+    std::size_t free_bytes = 0, total = 0;
+    JUDGE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    if (index == 0) {
+      baseline_ = free_bytes;
+      return std::nullopt;
+    }
+    if (free_bytes >= baseline_) return std::nullopt;
+    double lost_mib = static_cast<double>(baseline_ - free_bytes) / (1 << 20);
+    if (lost_mib > 64 && lost_mib / index > 1)
+      return fmt::format("solve() leaks device memory: {:.0f} MiB more in use after {} further calls (about {:.1f} "
+                         "MiB per call); free what you allocate",
+                         lost_mib, index, lost_mib / index);
+    return std::nullopt;
+  }
+
+ private:
+  std::size_t baseline_ = 0;
+};
 
 std::string describe_cuda_error(cudaError_t code) {
   return fmt::format("{} ({})", cudaGetErrorName(code), cudaGetErrorString(code));
@@ -347,45 +443,80 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
   r.flops = ch.flops_for(c.scalars);
   r.bytes = ch.bytes_for(c.scalars);
   Tolerance tol = ch.tolerance_for(c);
+  Profile profile;
 
   CaseData data(ctx, c);
-  data.generate_inputs(c);
-  data.run_reference();
+  // Inputs, reference, poisoned outputs for call i; the same for warm-up, timed and functional calls.
+  auto prepare = [&](int i) {
+    profile.generate_ms += timed_ms([&] { data.generate_inputs(i); });
+    profile.generated_bytes += static_cast<double>(data.input_bytes());
+    profile.reference_ms += timed_ms([&] { data.run_reference(); });
+    data.prepare_call();
+  };
+  LeakWatch leaks;
+  // Every call is checked: inputs, guards, outputs; benchmarks also watch for leaks.
+  auto after = [&](int i) {
+    bool ok = true;
+    profile.check_ms += timed_ms([&] { ok = check_call(ctx, data, r, tol); });
+    profile.checked_bytes += 2.0 * static_cast<double>(data.output_bytes()) + static_cast<double>(data.input_bytes());
+    ++profile.calls;
+    if (ok && benchmark) {
+      if (auto leak = leaks.after_call(i)) {
+        r.verdict = Verdict::runtime_error;
+        r.message = *leak;
+        ok = false;
+      }
+    }
+    if (!ok && benchmark) r.message = fmt::format("call {}: {}", i + 1, r.message);
+    return ok;
+  };
+  auto call = [&](int i) { return call_solution(ctx, data, c.name, i); };
 
   try {
     if (!benchmark) {
-      data.prepare_call();
-      JUDGE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
-      call_solution(ctx, data, c.name, 0);
-      if (!check_call(ctx, data, r, tol)) return r;
+      prepare(0);
+      JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+      ctx.timer.take_foreign_activity();  // the record starts here
+      call(0);
+      if (!after(0)) {
+        r.profile = profile.to_json();
+        return r;
+      }
     } else {
       if (ctx.time_reference) {
+        prepare(0);
         const DeviceArgs a = data.reference_args();
         r.reference_timing = measure(
-            ctx, [&] { data.reset_reference_inouts(); },
+            ctx, [&](int) { data.reset_reference_inouts(); },
             [&](int) {
               auto t0 = Clock::now();
               ctx.reference.gpu(a, ctx.stream);
               JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
               return seconds_since(t0) * 1e3;
             },
-            false, r);
+            [](int) { return true; }, false, r);
       }
-      Timing t = measure(
-          ctx, [&] { data.prepare_call(); }, [&](int i) { return call_solution(ctx, data, c.name, i); }, true, r);
-      if (r.verdict == Verdict::suspicious_timing) return r;
-      // The last timed call's outputs must be right too: a solution may not skip work once warmed up.
-      if (!check_call(ctx, data, r, tol)) return r;
+      ctx.timer.take_foreign_activity();
+      std::optional<Timing> t;
+      profile.timing_ms = timed_ms([&] { t = measure(ctx, prepare, call, after, true, r); });
+      r.profile = profile.to_json();
+      if (!t) return r;
       r.timing = t;
     }
   } catch (const SolveFailed& f) {
     r.verdict = Verdict::runtime_error;
     r.message = fmt::format("CUDA error {} {}", describe_cuda_error(f.code), f.where);
+    r.profile = profile.to_json();
     if (CudaError::is_sticky(f.code)) {
       r.message += "; the CUDA context is unusable after this error, so the run stops here";
       throw ContextLost{r};
     }
     return r;
+  } catch (const ContextDestroyed&) {
+    r.verdict = Verdict::runtime_error;
+    r.message = "solve() destroyed the CUDA context (cudaDeviceReset?): the judge's buffers and streams are gone, so "
+                "the run stops here; never reset the device inside solve()";
+    throw ContextLost{r};
   } catch (const SolveThrew& t) {
     r.verdict = Verdict::runtime_error;
     r.message = t.message;
@@ -397,6 +528,7 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
     if (e.sticky()) throw ContextLost{r};
     return r;
   }
+  r.profile = profile.to_json();
   r.verdict = Verdict::accepted;
   return r;
 }

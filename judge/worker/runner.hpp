@@ -10,6 +10,7 @@
 #include "judge/core/result.hpp"
 #include "judge/core/spec.hpp"
 #include "judge/core/statistics.hpp"
+#include "judge/worker/clock_probe.hpp"
 #include "judge/worker/l2_flush.hpp"
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
@@ -24,12 +25,15 @@ struct RunnerContext {
   const ReferenceEntry& reference;
   Timer& timer;
   L2Flusher& l2;
+  ClockProbe& clock;
   const MessageChannel& messages;
   cublasHandle_t cublas = nullptr;
   cudaStream_t stream = nullptr;  // the judge's own (non-blocking) stream
   std::uint64_t seed = 0;
   TimingPolicy policy;
   bool time_reference = true;
+  // A device allocation of the judge's: if solve() destroys the context (cudaDeviceReset), it stops being one.
+  const void* sentinel = nullptr;
 };
 
 // Thrown after a case whose CUDA error left the context unusable: the result is reported, then the worker exits.

@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <limits>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "judge/worker/cuda_check.hpp"
+#include "judge/worker/device_buffer.hpp"
 
 namespace judge {
 
@@ -19,12 +21,16 @@ namespace {
 // since the last reset; the timer keeps only those inside its window, so a record delivered late (from work before
 // the window opened) can never stretch a measurement.
 struct ActivitySink {
+  struct Interval {
+    std::uint64_t start, end;
+    std::uint32_t stream;
+  };
   std::mutex mutex;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> intervals;
+  std::vector<Interval> intervals;
 
-  void add(std::uint64_t start, std::uint64_t end) {
+  void add(std::uint64_t start, std::uint64_t end, std::uint32_t stream) {
     if (start == 0 && end == 0) return;  // CUPTI could not time it
-    intervals.emplace_back(start, end);
+    intervals.push_back({start, end, stream});
   }
   void reset() { intervals.clear(); }
 };
@@ -52,22 +58,22 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
           auto* k = reinterpret_cast<CUpti_ActivityKernel10*>(record);
-          sink().add(k->start, k->end);
+          sink().add(k->start, k->end, k->streamId);
           break;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
           auto* m = reinterpret_cast<CUpti_ActivityMemcpy6*>(record);
-          sink().add(m->start, m->end);
+          sink().add(m->start, m->end, m->streamId);
           break;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY2: {
           auto* m = reinterpret_cast<CUpti_ActivityMemcpyPtoP4*>(record);
-          sink().add(m->start, m->end);
+          sink().add(m->start, m->end, m->streamId);
           break;
         }
         case CUPTI_ACTIVITY_KIND_MEMSET: {
           auto* m = reinterpret_cast<CUpti_ActivityMemset4*>(record);
-          sink().add(m->start, m->end);
+          sink().add(m->start, m->end, m->streamId);
           break;
         }
         default:
@@ -97,10 +103,12 @@ class CuptiTimer final : public Timer {
   ~CuptiTimer() override { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 
   void begin() override {
-    // Deliver and discard everything recorded so far (the judge's own generation, poisoning, L2 flush).
+    // Deliver everything recorded since the last window: the judge's own work (generation, poisoning, checks,
+    // L2 flush) is dropped; anything else ran while no call was being timed.
     flush();
     {
       std::lock_guard<std::mutex> lock(sink().mutex);
+      count_foreign();
       sink().reset();
     }
     window_start_ = now();
@@ -112,20 +120,57 @@ class CuptiTimer final : public Timer {
     std::lock_guard<std::mutex> lock(sink().mutex);
     Span s;
     std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
-    for (auto [start, end] : sink().intervals) {
-      if (start < window_start_ || end > window_end || end < start) continue;  // not this call's
-      first = std::min(first, start);
-      last = std::max(last, end);
+    for (const auto& r : sink().intervals) {
+      if (r.start < window_start_ || r.end > window_end || r.end < r.start) continue;  // not this call's
+      first = std::min(first, r.start);
+      last = std::max(last, r.end);
       ++s.records;
     }
     if (s.records > 0) s.gpu_ms = static_cast<double>(last - first) * 1e-6;
+    sink().reset();
     return s;
+  }
+
+  void learn_own_stream(cudaStream_t stream) override {
+    DeviceBuffer probe(4);
+    JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+    flush();
+    {
+      std::lock_guard<std::mutex> lock(sink().mutex);
+      sink().reset();
+    }
+    JUDGE_CUDA_CHECK(cudaMemsetAsync(probe.get(), 0, 4, stream));
+    JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    flush();
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    if (sink().intervals.empty()) throw Error("CUPTI recorded no activity for the judge's own stream");
+    own_stream_ = sink().intervals.back().stream;
+    known_own_stream_ = true;
+    sink().reset();
+  }
+
+  int take_foreign_activity() override {
+    flush();
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    count_foreign();
+    sink().reset();
+    return std::exchange(foreign_, 0);
   }
 
   std::string name() const override { return "cupti"; }
 
  private:
+  // Caller holds the sink's mutex.
+  void count_foreign() {
+    if (!known_own_stream_) return;
+    for (const auto& r : sink().intervals)
+      if (r.stream != own_stream_) ++foreign_;
+  }
+
   std::uint64_t window_start_ = 0;
+  std::uint32_t own_stream_ = 0;
+  bool known_own_stream_ = false;
+  int foreign_ = 0;
   CuptiTimer() = default;
   static std::uint64_t now() {
     std::uint64_t t = 0;
@@ -161,6 +206,8 @@ class EventTimer final : public Timer {
     return Span{ms, 1};
   }
   std::string name() const override { return "events"; }
+  void learn_own_stream(cudaStream_t) override {}
+  int take_foreign_activity() override { return 0; }
 
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;

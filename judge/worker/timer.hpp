@@ -23,6 +23,12 @@ class Timer {
   // Closes the window. The device must be idle again (the caller synchronised after the call).
   virtual Span end() = 0;
   virtual std::string name() const = 0;
+  // Teaches the timer which stream is the judge's own (generation, checks, L2 flush all run there).
+  virtual void learn_own_stream(cudaStream_t stream) = 0;
+  // GPU activities seen since the last call on streams other than the judge's and outside any begin/end window:
+  // work the submission launched when it was not being timed (e.g. from a thread it left running). Collects what
+  // has completed so far; the device should be idle. Events cannot tell: they always report 0.
+  virtual int take_foreign_activity() = 0;
 };
 
 // CUPTI if it initialises, else events. Call before the CUDA context is created so CUPTI sees everything.
