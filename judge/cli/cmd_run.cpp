@@ -3,8 +3,12 @@
 #include <chrono>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "judge/cli/cli.hpp"
+#include "judge/core/calibration.hpp"
 #include "judge/core/leaderboard.hpp"
+#include "judge/core/sanitizer.hpp"
 #include "judge/core/paths.hpp"
 #include "judge/core/version.hpp"
 
@@ -24,6 +28,9 @@ struct RunOptions {
   std::string arch;
   bool no_cupti = false;
   bool no_reference_timing = false;
+  std::string sanitize;  // run: compute-sanitizer tool
+  double warmup_s = 0;
+  bool no_calibration = false;
   std::vector<std::string> nvcc_flags;
   // submit
   std::string user;
@@ -99,6 +106,18 @@ RecordOutcome record(const JudgeReport& r, const RunOptions& o) {
   return out;
 }
 
+// The GPU's ceilings for speed-of-light and the physical floor: measured the first time this GPU is seen.
+std::optional<Calibration> calibration_for(const GlobalOptions& g, const JudgeOptions& jo) {
+  ProbeResult probe = probe_devices(jo.worker);
+  if (jo.device < 0 || jo.device >= static_cast<int>(probe.devices.size())) return std::nullopt;
+  try {
+    return ensure_calibration(jo.worker, probe.devices[jo.device], !g.json && ::isatty(STDERR_FILENO), std::cerr);
+  } catch (const std::exception& e) {
+    if (!g.json) std::cerr << "warning: no calibration, so no speed-of-light figures: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
 void add_common(CLI::App* sub, RunOptions& o) {
   sub->add_option("challenge", o.challenge, "Challenge id (see `judge list`)")->required();
   sub->add_option("file", o.source, "Your solve.cu")->required()->check(CLI::ExistingFile);
@@ -126,8 +145,11 @@ int run_judge(const GlobalOptions& g, const RunOptions& o) {
     if (o.budget_s > 0) jo.timing.budget_s = o.budget_s;
     if (o.min_samples > 0) jo.timing.min_samples = o.min_samples;
     if (o.noise_pct > 0) jo.timing.target_noise_pct = o.noise_pct;
+    if (o.warmup_s > 0) jo.timing.warmup_s = o.warmup_s;
+    if (!o.sanitize.empty()) jo.sanitize = parse_sanitizer_tool(o.sanitize);
     jo.cache_dir = cache_dir();
     jo.worker = worker_path();
+    if (o.mode == Mode::submit && !o.no_calibration) jo.calibration = calibration_for(g, jo);
     JudgeReport r = judge_submission(c, o.source, jo);
     RecordOutcome rec;
     if (o.mode == Mode::submit && r.accepted()) rec = record(r, o);
@@ -145,6 +167,9 @@ void setup_run(CLI::App& app, const GlobalOptions& g) {
   r->add_option("--seed", run->seed, "Seed for the inputs: replays a failure exactly")
       ->each([run](const std::string&) { run->seed_given = true; });
   r->add_option("--case", run->cases, "Run only this case (repeatable); benchmark cases run as one checked call");
+  r->add_flag("--sanitize{memcheck}", run->sanitize,
+              "Run under compute-sanitizer: --sanitize (memcheck) or --sanitize=racecheck|initcheck|synccheck")
+      ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
   r->callback([run, &g] { exit_code() = run_judge(g, *run); });
 
   auto submit = std::make_shared<RunOptions>();
@@ -161,6 +186,10 @@ void setup_run(CLI::App& app, const GlobalOptions& g) {
                                               "(default 0.5)")
       ->check(CLI::PositiveNumber);
   s->add_flag("--no-reference-timing", submit->no_reference_timing, "Skip timing the reference (no speedup column)");
+  s->add_option("--warmup", submit->warmup_s, "Seconds of warm-up calls per benchmark case (default 0.1)")
+      ->check(CLI::PositiveNumber);
+  s->add_flag("--no-calibration", submit->no_calibration,
+              "Do not measure or use this GPU's ceilings (no speed-of-light, no physical-floor check)");
   s->callback([submit, &g] { exit_code() = run_judge(g, *submit); });
 }
 

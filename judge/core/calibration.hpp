@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,35 @@ class CalibrationStore {
 // with a step description and fraction done, for a progress indicator. Throws Error if the worker fails.
 Calibration run_calibration(const std::filesystem::path& worker, int device,
                             const std::function<void(const std::string& step, double fraction)>& progress);
+// The same with another limit on the silence between two messages of the worker (the default is 300 s).
+Calibration run_calibration(const std::filesystem::path& worker, int device,
+                            const std::function<void(const std::string& step, double fraction)>& progress,
+                            double message_limit_s);
+
+// A progress indicator of one line, redrawn in place: "\r[########............]  40% SGEMM FP32". finish() (or the
+// destructor) erases it, so what is printed next starts on a clean line. Meant for a terminal.
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::ostream& out) : out_(out) {}
+  ~ProgressLine() { finish(); }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+  void update(const std::string& step, double fraction);
+  void finish();
+
+ private:
+  std::ostream& out_;
+  std::size_t width_ = 0;  // characters drawn last time, 0 when nothing is on the line
+};
+
+// run_calibration for `device` (its ordinal), with a ProgressLine on progress_out when show_progress.
+Calibration measure_with_progress(const std::filesystem::path& worker, const DeviceInfo& device, bool show_progress,
+                                  std::ostream& progress_out);
+
+// The calibration of `device` from the default store; if there is none, measures it (with a progress indicator on
+// progress_out when show_progress) and stores it. A calibration that cannot be stored is still returned.
+Calibration ensure_calibration(const std::filesystem::path& worker, const DeviceInfo& device, bool show_progress,
+                               std::ostream& progress_out);
 
 // The floor of one benchmark case on a calibrated GPU.
 struct SpeedOfLight {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -18,9 +19,13 @@ namespace {
 
 // Generous limits for everything that is not a solve() call: context creation, generating gigabytes of input,
 // the reference, the checks.
-constexpr auto kStartupLimit = std::chrono::seconds(120);
-constexpr auto kSetupLimit = std::chrono::seconds(180);
+constexpr std::chrono::duration<double> kStartupLimit = std::chrono::seconds(120);
+constexpr std::chrono::duration<double> kSetupLimit = std::chrono::seconds(180);
 constexpr std::size_t kOutputLimit = 64 * 1024;
+
+Clock::time_point from_now(std::chrono::duration<double> d) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(d);
+}
 
 // A job file that removes itself.
 class JobFile {
@@ -79,7 +84,9 @@ json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o
           {"stop_on_failure", o.mode == Mode::submit},
           {"timing", timing},
           {"time_reference", o.time_reference},
-          {"cupti", o.cupti}};
+          // CUPTI and compute-sanitizer both attach through the tools interface: under the sanitizer, events.
+          {"cupti", o.cupti && !o.sanitize},
+          {"sanitize", o.sanitize.has_value()}};
 }
 
 // Follows one worker to its end.
@@ -87,12 +94,16 @@ class WorkerSession {
  public:
   WorkerSession(JudgeReport& report, const Challenge& ch, const JudgeOptions& o) : r_(report), ch_(ch), o_(o) {}
 
-  void run(const fs::path& job) {
+  void run(const fs::path& job, const std::vector<std::string>& prefix) {
     SpawnOptions spawn;
-    spawn.argv = {o_.worker.string(), "run", "--job", job.string(), "--message-fd", "3"};
+    spawn.argv = prefix;
+    for (const std::string& a : {o_.worker.string(), std::string("run"), std::string("--job"), job.string(),
+                                 std::string("--message-fd"), std::string("3")})
+      spawn.argv.push_back(a);
     spawn.output_limit = kOutputLimit;
+    spawned_ = Clock::now();
     ChildProcess child = ChildProcess::spawn(spawn);
-    deadline_ = Clock::now() + kStartupLimit;
+    deadline_ = from_now(kStartupLimit * slowdown());
     std::string line;
     bool hung = false;
     for (;;) {
@@ -123,29 +134,30 @@ class WorkerSession {
     std::string ev = m.value("event", "");
     try {
       if (ev == "device") {
+        r_.worker_start_s = std::chrono::duration<double>(Clock::now() - spawned_).count();
         r_.device = m.at("device").get<DeviceInfo>();
         r_.timer = m.value("timer", "");
         stage_ = "loading the submission";
-        deadline_ = Clock::now() + kSetupLimit;
+        deadline_ = from_now(kSetupLimit * slowdown());
       } else if (ev == "stage") {
-        deadline_ = Clock::now() + kSetupLimit;
+        deadline_ = from_now(kSetupLimit * slowdown());
       } else if (ev == "case_begin") {
         case_ = m.value("case", "");
         stage_ = "preparing case " + case_;
         in_call_ = false;
-        deadline_ = Clock::now() + kSetupLimit;
+        deadline_ = from_now(kSetupLimit * slowdown());
       } else if (ev == "call") {
         call_index_ = m.value("index", 0);
         stage_ = fmt::format("solve() call {} of case {}", call_index_ + 1, case_);
         in_call_ = true;
-        deadline_ = Clock::now() + std::chrono::milliseconds(static_cast<long>(timeout_s() * 1000));
+        deadline_ = from_now(std::chrono::duration<double>(timeout_s()));
       } else if (ev == "case_end") {
         CaseResult c = m.at("result").get<CaseResult>();
         r_.cases.push_back(c);
         case_.clear();
         in_call_ = false;
         stage_ = "between cases";
-        deadline_ = Clock::now() + kSetupLimit;
+        deadline_ = from_now(kSetupLimit * slowdown());
       } else if (ev == "fatal") {
         fatal_ = true;
         Verdict v = m.at("verdict").get<Verdict>();
@@ -158,7 +170,9 @@ class WorkerSession {
     }
   }
 
-  double timeout_s() const { return o_.timeout_s.value_or(ch_.timeout_s); }
+  // compute-sanitizer makes kernels and CUDA calls one to two orders of magnitude slower.
+  double slowdown() const { return o_.sanitize ? 50.0 : 1.0; }
+  double timeout_s() const { return o_.timeout_s.value_or(ch_.timeout_s) * slowdown(); }
 
   void fail(Verdict v, const std::string& message) {
     CaseResult c;
@@ -202,6 +216,7 @@ class WorkerSession {
   const Challenge& ch_;
   const JudgeOptions& o_;
   Clock::time_point deadline_;
+  Clock::time_point spawned_;
   std::string stage_ = "starting the worker";
   std::string case_;
   int call_index_ = 0;
@@ -209,6 +224,17 @@ class WorkerSession {
   bool done_ = false;
   bool fatal_ = false;
 };
+
+void read_sanitizer_log(JudgeReport& r, const fs::path& log, const fs::path& source) {
+  std::ifstream in(log);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::error_code ec;
+  fs::remove(log, ec);
+  if (!in && text.str().empty()) return;
+  r.sanitizer = parse_sanitizer_output(text.str(), source.filename().string());
+  r.sanitizer_text = format_findings(*r.sanitizer, r.build.source_text);
+}
 
 }  // namespace
 
@@ -236,7 +262,7 @@ ProbeResult probe_devices(const fs::path& worker) {
   spawn.output_limit = 1 << 20;
   ChildProcess child = ChildProcess::spawn(spawn);
   std::string line;
-  auto deadline = Clock::now() + kStartupLimit;
+  auto deadline = from_now(kStartupLimit);
   while (child.next_message(line, deadline) == ChildProcess::Next::line) {
   }
   ExitStatus status = child.wait(Clock::now() + std::chrono::seconds(5));
@@ -286,8 +312,16 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
 
   json job_json = job_for(ch, r.build.library, o, r.seed);
   JobFile job(o.cache_dir / "jobs", job_json);
+  std::vector<std::string> prefix;
+  fs::path sanitizer_log;
+  if (o.sanitize) {
+    r.sanitizer_tool = o.sanitize;
+    sanitizer_log = job.path().string() + ".sanitizer.log";
+    prefix = sanitizer_prefix(find_compute_sanitizer(), *o.sanitize, sanitizer_log.string());
+  }
   WorkerSession session(r, ch, o);
-  session.run(job.path());
+  session.run(job.path(), prefix);
+  if (o.sanitize) read_sanitizer_log(r, sanitizer_log, source);
 
   // The verdict is that of the first case that was not accepted, else of a fatal error, else accepted.
   r.verdict = Verdict::accepted;
@@ -308,8 +342,41 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
     r.verdict = Verdict::internal_error;
     r.message = fmt::format("the worker reported {} of {} cases and then stopped", r.cases.size(), expected);
   }
+  if (o.calibration) {
+    r.calibration = o.calibration;
+    apply_speed_of_light(r.cases, *o.calibration);
+    for (const auto& c : r.cases)
+      if (r.verdict == Verdict::accepted && c.verdict == Verdict::suspicious_timing) {
+        r.verdict = c.verdict;
+        r.message = c.message;
+        r.failed_case = c.name;
+      }
+  }
+  if (r.sanitizer && !r.sanitizer->clean() && r.verdict == Verdict::accepted) {
+    r.verdict = *o.sanitize == SanitizerTool::memcheck ? Verdict::memory_violation : Verdict::runtime_error;
+    r.message = fmt::format("compute-sanitizer ({}) reported: {}", to_string(*o.sanitize),
+                            r.sanitizer->summary_line.empty() ? "errors" : r.sanitizer->summary_line);
+  }
   if (r.accepted() && o.mode == Mode::submit) r.score_ms = score_of(r.cases);
   return finish();
+}
+
+void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& calibration) {
+  for (auto& c : cases) {
+    if (!c.timing || c.timing->median_ms <= 0) continue;
+    SpeedOfLight sol = speed_of_light(c.flops, c.bytes, c.timing->median_ms, calibration);
+    c.sol_percent = sol.percent;
+    c.sol_floor_ms = sol.floor_ms;
+    c.sol_bound = sol.bound;
+    if (c.verdict == Verdict::accepted && sol.floor_ms > 0 && c.timing->median_ms < kSuspiciousFraction * sol.floor_ms) {
+      c.verdict = Verdict::suspicious_timing;
+      c.message = fmt::format(
+          "median {:.4g} ms is {:.0f}% of the speed-of-light floor {:.4g} ms ({} bound: {:.4g} GB at {:.0f} GB/s, "
+          "{:.4g} GFLOP at {:.0f} GFLOP/s): faster than this GPU can physically go",
+          c.timing->median_ms, 100.0 * c.timing->median_ms / sol.floor_ms, sol.floor_ms, sol.bound, c.bytes / 1e9,
+          calibration.copy_gbps, c.flops / 1e9, calibration.fp32_fma_gflops);
+    }
+  }
 }
 
 json to_json(const JudgeReport& r) {
@@ -335,6 +402,15 @@ json to_json(const JudgeReport& r) {
             {"output_dropped_bytes", r.output_dropped},
             {"wall_s", r.wall_s}};
   if (r.device) j["device"] = *r.device;
+  j["worker_start_s"] = r.worker_start_s;
+  if (r.calibration) j["calibration"] = *r.calibration;
+  if (r.sanitizer) {
+    json findings = json::array();
+    for (const auto& f : r.sanitizer->findings)
+      findings.push_back({{"kind", f.kind}, {"kernel", f.kernel}, {"location", f.location}, {"detail", f.detail}});
+    j["sanitizer"] = {{"tool", to_string(*r.sanitizer_tool)}, {"errors", r.sanitizer->errors},
+                      {"summary", r.sanitizer->summary_line}, {"findings", findings}, {"text", r.sanitizer_text}};
+  }
   if (r.mode == Mode::submit && r.accepted()) j["score_ms"] = r.score_ms;
   return j;
 }

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "judge/core/build.hpp"
+#include "judge/core/calibration.hpp"
+#include "judge/core/sanitizer.hpp"
 #include "judge/core/result.hpp"
 #include "judge/core/spec.hpp"
 #include "judge/core/statistics.hpp"
@@ -30,6 +32,11 @@ struct JudgeOptions {
   std::filesystem::path cache_dir;
   std::filesystem::path worker;          // judge-worker
   std::vector<std::string> nvcc_flags;
+  // The GPU's measured ceilings (submit): speed-of-light per benchmark, and the floor below which a time is
+  // rejected as physically impossible.
+  std::optional<Calibration> calibration;
+  // Run the functional cases under compute-sanitizer with this tool (run only).
+  std::optional<SanitizerTool> sanitize;
 };
 
 struct JudgeReport {
@@ -47,6 +54,11 @@ struct JudgeReport {
   std::size_t output_dropped = 0;
   double score_ms = 0;      // submit: geometric mean of the benchmark medians
   double wall_s = 0;
+  double worker_start_s = 0;  // from spawning the worker to its first message (process + CUDA context)
+  std::optional<Calibration> calibration;
+  std::optional<SanitizerTool> sanitizer_tool;
+  std::optional<SanitizerReport> sanitizer;  // what compute-sanitizer found, when it ran
+  std::string sanitizer_text;                // its findings with the user's source lines
   bool accepted() const { return verdict == Verdict::accepted; }
 };
 
@@ -56,6 +68,10 @@ struct ProbeResult {
 };
 // Asks judge-worker which GPUs there are (the judge itself never creates a CUDA context).
 ProbeResult probe_devices(const std::filesystem::path& worker);
+
+// Fills each benchmark's speed-of-light from the calibration and rejects, as suspicious timing, a median below
+// kSuspiciousFraction of the floor: faster than the GPU can move the bytes or do the arithmetic.
+void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& calibration);
 
 // Geometric mean of the medians of the benchmark cases (0 if any is missing).
 double score_of(const std::vector<CaseResult>& cases);

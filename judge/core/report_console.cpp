@@ -79,6 +79,14 @@ class ConsoleReporter final : public Reporter {
       if (!r.build.diagnostics.empty() && r.build.diagnostics.back() != '\n') out << "\n";
     }
     if (!r.cases.empty()) cases_table(r, out);
+    timing_notes(r, out);
+    if (!r.sanitizer_text.empty() || r.sanitizer) {
+      out << "\n" << paint(fmt::format("compute-sanitizer ({}):", r.sanitizer_tool ? to_string(*r.sanitizer_tool) : ""),
+                          fmt::emphasis::bold)
+          << "\n";
+      if (r.sanitizer && r.sanitizer->clean()) out << "  no errors\n";
+      else out << r.sanitizer_text << (r.sanitizer_text.empty() || r.sanitizer_text.back() == '\n' ? "" : "\n");
+    }
     if (!r.output.empty()) {
       out << "\n" << paint("the submission printed:", fmt::emphasis::bold) << "\n" << r.output;
       if (r.output.back() != '\n') out << "\n";
@@ -120,6 +128,30 @@ class ConsoleReporter final : public Reporter {
     }
   }
 
+  void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
+                   std::ostream& out) override {
+    out << paint(fmt::format("{} (compute capability {}, {} SMs)", c.gpu_name, c.compute_capability, c.sm_count),
+                 fmt::emphasis::bold)
+        << "\n";
+    auto row = [&](const char* what, const std::string& figure) {
+      out << fmt::format("  {:<44} {:>14}\n", what, figure);
+    };
+    row("copy bandwidth (cudaMemcpy device to device)", fmt::format("{:.0f} GB/s", c.copy_gbps));
+    row("FP32 FMA", fmt::format("{:.0f} GFLOP/s", c.fp32_fma_gflops));
+    row("SGEMM FP32 (cuBLAS, pedantic)", fmt::format("{:.1f} TFLOP/s", c.sgemm_gflops / 1e3));
+    row("GEMM TF32 tensor cores (cuBLAS)", fmt::format("{:.1f} TFLOP/s", c.tf32_gflops / 1e3));
+    row("GEMM FP16 in, FP32 accumulate (cuBLAS)", fmt::format("{:.1f} TFLOP/s", c.fp16_gflops / 1e3));
+    row("GEMM BF16 in, FP32 accumulate (cuBLAS)", fmt::format("{:.1f} TFLOP/s", c.bf16_gflops / 1e3));
+    out << fmt::format("measured {}{} by judge {}\n", c.measured_at.empty() ? "at an unknown time" : c.measured_at,
+                       measured_now ? " (just now)" : "", c.judge_version.empty() ? "?" : c.judge_version);
+    if (stored_in.empty())
+      out << "not stored\n";
+    else if (measured_now)
+      out << fmt::format("stored in {}\n", stored_in);
+    else
+      out << fmt::format("stored in {}; `judge calibrate --force` measures again\n", stored_in);
+  }
+
   void error(const std::string& message, std::ostream& out) override {
     out << paint("error: ", fg(fmt::terminal_color::red) | fmt::emphasis::bold) << message << "\n";
   }
@@ -148,7 +180,9 @@ class ConsoleReporter final : public Reporter {
     for (const auto& c : r.cases) w = std::max(w, c.name.size());
     out << "\n"
         << fmt::format("  {:<{}}  {:<20} {:<22}", "case", w, "verdict", "sizes");
-    if (timed) out << fmt::format(" {:>10} {:>10} {:>10} {:>8} {:>12}", "median", "GFLOP/s", "GB/s", "vs ref", "samples");
+    if (timed)
+      out << fmt::format(" {:>10} {:>10} {:>10} {:>6} {:>8} {:>12}", "median", "GFLOP/s", "GB/s", "SOL", "vs ref",
+                         "samples");
     out << "\n";
     for (const auto& c : r.cases) {
       bool ok = c.verdict == Verdict::accepted;
@@ -158,11 +192,36 @@ class ConsoleReporter final : public Reporter {
                          paint(padded, fg(ok ? fmt::terminal_color::green : fmt::terminal_color::red)),
                          scalars_text(c.scalars));
       if (c.timing)
-        out << fmt::format(" {:>10} {:>10.1f} {:>10.1f} {:>8} {:>12}", format_duration_ms(c.timing->median_ms),
-                           c.gflops(), c.gbps(), c.speedup() > 0 ? fmt::format("{:.2f}x", c.speedup()) : "-",
+        out << fmt::format(" {:>10} {:>10.1f} {:>10.1f} {:>6} {:>8} {:>12}", format_duration_ms(c.timing->median_ms),
+                           c.gflops(), c.gbps(), c.sol_percent > 0 ? fmt::format("{:.0f}%", c.sol_percent) : "-",
+                           c.speedup() > 0 ? fmt::format("{:.2f}x", c.speedup()) : "-",
                            fmt::format("{} ±{:.1f}%", c.timing->samples, c.timing->noise_pct));
       out << "\n";
     }
+  }
+
+  // What the timing columns mean and anything that makes the numbers less trustworthy.
+  void timing_notes(const JudgeReport& r, std::ostream& out) {
+    int throttled = 0;
+    bool any_sol = false, unconverged = false;
+    for (const auto& c : r.cases) {
+      if (!c.timing) continue;
+      throttled += c.timing->throttled;
+      any_sol = any_sol || c.sol_floor_ms > 0;
+      unconverged = unconverged || !c.timing->converged;
+    }
+    if (any_sol && r.calibration)
+      out << fmt::format("  SOL: the case's floor (bytes at {:.0f} GB/s or flops at {:.1f} TFLOP/s FP32, whichever is "
+                         "larger) as a share of the median\n",
+                         r.calibration->copy_gbps, r.calibration->fp32_fma_gflops / 1e3);
+    if (throttled)
+      out << paint(fmt::format("  note: {} samples were discarded because the SM clock was below 75% of its boost "
+                               "clock (the GPU was throttling)\n",
+                               throttled),
+                   fg(fmt::terminal_color::yellow));
+    if (unconverged)
+      out << "  note: some medians did not reach the noise target within the time budget (see ±%; --budget raises "
+             "it)\n";
   }
 
   void failure_details(const JudgeReport& r, const std::string& source, std::ostream& out) {

@@ -48,19 +48,24 @@ class GuardedBuffer {
   static constexpr std::size_t kAlign = 256;
 
   GuardedBuffer() = default;
-  explicit GuardedBuffer(std::size_t data_bytes)
-      : data_bytes_(data_bytes),
-        padded_bytes_((data_bytes + kAlign - 1) / kAlign * kAlign),
-        storage_(kGuardBytes + padded_bytes_ + kGuardBytes) {}
+  // guard_bytes = 0 gives an exact-size allocation with no guards (under compute-sanitizer, whose own padding
+  // then sees every overrun; guards inside the allocation would hide them from it).
+  explicit GuardedBuffer(std::size_t data_bytes, std::size_t guard_bytes = kGuardBytes)
+      : guard_bytes_(guard_bytes),
+        data_bytes_(data_bytes),
+        padded_bytes_(guard_bytes ? (data_bytes + kAlign - 1) / kAlign * kAlign : data_bytes),
+        storage_(guard_bytes + padded_bytes_ + guard_bytes) {}
 
-  void* data() const { return storage_.bytes_ptr() + kGuardBytes; }
+  void* data() const { return storage_.bytes_ptr() + guard_bytes_; }
   std::size_t data_bytes() const { return data_bytes_; }
-  // The whole allocation; the guard regions are [0, kGuardBytes) and [kGuardBytes + data_bytes, total).
+  std::size_t guard_bytes() const { return guard_bytes_; }
+  // The whole allocation; the guard regions are [0, guard_bytes) and [guard_bytes + data_bytes, total).
   std::byte* base() const { return storage_.bytes_ptr(); }
   std::size_t total_bytes() const { return storage_.size(); }
-  std::size_t back_guard_offset() const { return kGuardBytes + data_bytes_; }
+  std::size_t back_guard_offset() const { return guard_bytes_ + data_bytes_; }
 
  private:
+  std::size_t guard_bytes_ = 0;
   std::size_t data_bytes_ = 0;
   std::size_t padded_bytes_ = 0;
   DeviceBuffer storage_;

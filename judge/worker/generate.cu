@@ -292,9 +292,10 @@ std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, co
 }
 
 void fill_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream) {
+  if (b.guard_bytes() == 0) return;
   auto* base = reinterpret_cast<unsigned char*>(b.base());
-  fill_guard_kernel<<<grid_for(GuardedBuffer::kGuardBytes), kThreads, 0, stream>>>(base, 0, GuardedBuffer::kGuardBytes,
-                                                                                 key);
+  fill_guard_kernel<<<grid_for(static_cast<std::int64_t>(b.guard_bytes())), kThreads, 0, stream>>>(
+      base, 0, b.guard_bytes(), key);
   std::uint64_t back = b.back_guard_offset();
   fill_guard_kernel<<<grid_for(static_cast<std::int64_t>(b.total_bytes() - back)), kThreads, 0, stream>>>(
       base, back, b.total_bytes(), key);
@@ -302,10 +303,11 @@ void fill_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream)
 }
 
 GuardReport check_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream) {
+  if (b.guard_bytes() == 0) return {};
   GuardCounters init{0, 0, -1, static_cast<long long>(b.total_bytes())};
   DeviceBuffer counters(sizeof(GuardCounters));
   JUDGE_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
-  std::uint64_t data_begin = GuardedBuffer::kGuardBytes, data_end = b.back_guard_offset();
+  std::uint64_t data_begin = b.guard_bytes(), data_end = b.back_guard_offset();
   std::int64_t guard_bytes = static_cast<std::int64_t>(data_begin + (b.total_bytes() - data_end));
   check_guard_kernel<<<grid_for(guard_bytes), kThreads, 0, stream>>>(
       reinterpret_cast<const unsigned char*>(b.base()), data_begin, data_end, b.total_bytes(), key,

@@ -4,6 +4,7 @@
 //
 //   judge-worker probe                                 devices as JSON on stdout
 //   judge-worker run --job FILE --message-fd N         run the job, report on fd N
+//   judge-worker calibrate --device N --message-fd N   measure the GPU's ceilings, report on fd N
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/spec.hpp"
+#include "judge/worker/calibrate.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_info.hpp"
@@ -132,6 +134,7 @@ int run(const std::string& job_path, int fd) {
     ctx.policy = policy_from(job.value("timing", json::object()));
     ctx.time_reference = job.value("time_reference", true);
     ctx.sentinel = l2.scratch();
+    if (job.value("sanitize", false)) ctx.guard_bytes = 0;
     bool stop_on_failure = job.value("stop_on_failure", false);
 
     for (const char* kind : {"tests", "benchmarks"}) {
@@ -170,6 +173,15 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a vanished judge is seen as a write error, not a silent death
   std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "probe") return probe();
+  if (mode == "calibrate") {
+    int device = 0, fd = -1;
+    for (int i = 2; i + 1 < argc; i += 2) {
+      std::string flag = argv[i];
+      if (flag == "--device") device = std::atoi(argv[i + 1]);
+      else if (flag == "--message-fd") fd = std::atoi(argv[i + 1]);
+    }
+    if (fd >= 0) return judge::calibrate_main(device, fd);
+  }
   if (mode == "run") {
     std::string job;
     int fd = -1;

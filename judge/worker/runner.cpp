@@ -81,7 +81,7 @@ class CaseData {
       d.dist = &ch.distribution_for(p, c);
       d.base_key = d.key = derive_key(ctx.seed, c.name + "/" + p.name);
       d.guard_key = derive_key(ctx.seed, c.name + "/" + p.name + "/guard");
-      d.buffer = GuardedBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype));
+      d.buffer = GuardedBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype), ctx.guard_bytes);
       if (d.is_output()) d.expected = DeviceBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype));
       pointers_[i] = d.buffer.data();
       args_[i] = &pointers_[i];

@@ -34,6 +34,8 @@ struct RunnerContext {
   bool time_reference = true;
   // A device allocation of the judge's: if solve() destroys the context (cudaDeviceReset), it stops being one.
   const void* sentinel = nullptr;
+  // Guard bytes around each buffer handed to solve() (0 under compute-sanitizer).
+  std::size_t guard_bytes = GuardedBuffer::kGuardBytes;
 };
 
 // Thrown after a case whose CUDA error left the context unusable: the result is reported, then the worker exits.
