@@ -37,5 +37,6 @@ void setup_show(CLI::App& app, const GlobalOptions& g);
 void setup_init(CLI::App& app, const GlobalOptions& g);
 void setup_run(CLI::App& app, const GlobalOptions& g);  // run and submit
 void setup_leaderboard(CLI::App& app, const GlobalOptions& g);
+void setup_calibrate(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace judge::cli

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   setup_init(app, g);
   setup_run(app, g);
   setup_leaderboard(app, g);
+  setup_calibrate(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

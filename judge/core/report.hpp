@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/core/calibration.hpp"
 #include "judge/core/catalog.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/leaderboard.hpp"
@@ -37,6 +38,9 @@ class Reporter {
   virtual void judge_result(const JudgeReport& r, const std::string& source, const RecordOutcome& record,
                             std::ostream& out) = 0;
   virtual void leaderboard(const std::vector<LeaderboardView>& views, std::ostream& out) = 0;
+  // A GPU's ceilings (`judge calibrate`): measured just now, or found in the store; stored_in is the store's file.
+  virtual void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
+                           std::ostream& out) = 0;
   virtual void error(const std::string& message, std::ostream& out) = 0;
 };
 

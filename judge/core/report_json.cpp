@@ -83,6 +83,11 @@ class JsonReporter final : public Reporter {
     emit({{"leaderboards", boards}}, out);
   }
 
+  void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
+                   std::ostream& out) override {
+    emit({{"calibration", c}, {"measured_now", measured_now}, {"stored_in", stored_in}}, out);
+  }
+
   void error(const std::string& message, std::ostream& out) override { emit({{"error", message}}, out); }
 
  private:
