@@ -425,13 +425,18 @@ TEST_F(CalibrationWorker, MissingWorkerIsAnErrorNamingIt) {
 
 // ---- auto-calibration ----
 
+judge::DeviceInfo fake_device(int ordinal = 0) {
+  judge::DeviceInfo d;
+  d.name = "Fake GPU";
+  d.ordinal = ordinal;
+  return d;
+}
+
 TEST_F(CalibrationWorker, EnsureMeasuresOnceThenUsesTheStore) {
   fs::path file = dir_ / "store" / "calibration.json";
   ScopedEnv cal("JUDGE_CALIBRATION", file.string());
   ScopedEnv scenario("FAKE_SCENARIO", std::string("ok"));
-  judge::DeviceInfo device;
-  device.name = "Fake GPU";
-  device.ordinal = 1;
+  judge::DeviceInfo device = fake_device(1);
 
   std::ostringstream progress;
   Calibration first = judge::ensure_calibration(worker_, device, true, progress);
@@ -453,8 +458,7 @@ TEST_F(CalibrationWorker, EnsureMeasuresOnceThenUsesTheStore) {
 TEST_F(CalibrationWorker, EnsureWithoutProgressPrintsNothing) {
   ScopedEnv cal("JUDGE_CALIBRATION", (dir_ / "calibration.json").string());
   ScopedEnv scenario("FAKE_SCENARIO", std::string("ok"));
-  judge::DeviceInfo device;
-  device.name = "Fake GPU";
+  judge::DeviceInfo device = fake_device();
   std::ostringstream out;
   EXPECT_TRUE(judge::ensure_calibration(worker_, device, false, out).plausible());
   EXPECT_EQ(out.str(), "");
@@ -467,8 +471,7 @@ TEST_F(CalibrationWorker, EnsureMeasuresAgainOverAnImplausibleEntry) {
   CalibrationStore(file).save(broken);
   ScopedEnv cal("JUDGE_CALIBRATION", file.string());
   ScopedEnv scenario("FAKE_SCENARIO", std::string("ok"));
-  judge::DeviceInfo device;
-  device.name = "Fake GPU";
+  judge::DeviceInfo device = fake_device();
   std::ostringstream out;
   EXPECT_TRUE(judge::ensure_calibration(worker_, device, false, out).plausible());
   EXPECT_EQ(runs(), 1);
@@ -479,8 +482,7 @@ TEST_F(CalibrationWorker, EnsureReturnsTheMeasurementWhenItCannotBeStored) {
   write_file(dir_ / "not-a-dir", "x");
   ScopedEnv cal("JUDGE_CALIBRATION", (dir_ / "not-a-dir" / "calibration.json").string());
   ScopedEnv scenario("FAKE_SCENARIO", std::string("ok"));
-  judge::DeviceInfo device;
-  device.name = "Fake GPU";
+  judge::DeviceInfo device = fake_device();
   std::ostringstream out;
   Calibration c = judge::ensure_calibration(worker_, device, true, out);
   EXPECT_TRUE(c.plausible());
@@ -490,8 +492,7 @@ TEST_F(CalibrationWorker, EnsureReturnsTheMeasurementWhenItCannotBeStored) {
 TEST_F(CalibrationWorker, EnsurePassesTheWorkersErrorOn) {
   ScopedEnv cal("JUDGE_CALIBRATION", (dir_ / "calibration.json").string());
   ScopedEnv scenario("FAKE_SCENARIO", std::string("fatal"));
-  judge::DeviceInfo device;
-  device.name = "Fake GPU";
+  judge::DeviceInfo device = fake_device();
   std::ostringstream out;
   EXPECT_THROW(judge::ensure_calibration(worker_, device, false, out), judge::Error);
   EXPECT_FALSE(fs::exists(dir_ / "calibration.json"));
