@@ -181,3 +181,59 @@ TEST(Score, GeometricMeanOfBenchmarkMedians) {
 }
 
 }  // namespace
+
+namespace {
+
+judge::CaseResult timed_case(double flops, double bytes, double median_ms) {
+  judge::CaseResult c;
+  c.name = "b";
+  c.kind = "benchmark";
+  c.verdict = judge::Verdict::accepted;
+  c.flops = flops;
+  c.bytes = bytes;
+  c.timing = judge::Timing{};
+  c.timing->median_ms = median_ms;
+  return c;
+}
+
+judge::Calibration h200_like() {
+  judge::Calibration cal;
+  cal.copy_gbps = 4000;         // 4 GB per ms
+  cal.fp32_fma_gflops = 60000;  // 60 GFLOP per ms
+  cal.sgemm_gflops = 50000;
+  cal.tf32_gflops = 400000;
+  cal.fp16_gflops = 780000;
+  cal.bf16_gflops = 780000;
+  return cal;
+}
+
+TEST(SpeedOfLight, MemoryBoundCaseGetsItsShare) {
+  std::vector<judge::CaseResult> cases = {timed_case(1e6, 4e9, 2.0)};  // floor 1 ms
+  judge::apply_speed_of_light(cases, h200_like());
+  EXPECT_EQ(cases[0].verdict, judge::Verdict::accepted);
+  EXPECT_NEAR(cases[0].sol_floor_ms, 1.0, 1e-9);
+  EXPECT_NEAR(cases[0].sol_percent, 50.0, 1e-9);
+  EXPECT_EQ(cases[0].sol_bound, "memory");
+}
+
+TEST(SpeedOfLight, FasterThanTheMemoryCanMoveTheBytesIsSuspicious) {
+  std::vector<judge::CaseResult> cases = {timed_case(0, 4e9, 0.5)};  // floor 1 ms
+  judge::apply_speed_of_light(cases, h200_like());
+  EXPECT_EQ(cases[0].verdict, judge::Verdict::suspicious_timing);
+  EXPECT_NE(cases[0].message.find("faster than physically possible"), std::string::npos) << cases[0].message;
+}
+
+TEST(SpeedOfLight, TensorCoreSpeedIsNotSuspiciousButExceedsFp32Sol) {
+  // 120 GFLOP in 1 ms: twice the FP32 FMA rate, well within the tensor cores'.
+  std::vector<judge::CaseResult> cases = {timed_case(120e9, 1e6, 1.0)};
+  judge::apply_speed_of_light(cases, h200_like());
+  EXPECT_EQ(cases[0].verdict, judge::Verdict::accepted);
+  EXPECT_EQ(cases[0].sol_bound, "compute");
+  EXPECT_NEAR(cases[0].sol_percent, 200.0, 1e-6);
+  // 1000 GFLOP in 1 ms is beyond every unit of the chip.
+  cases = {timed_case(1000e9, 1e6, 1.0)};
+  judge::apply_speed_of_light(cases, h200_like());
+  EXPECT_EQ(cases[0].verdict, judge::Verdict::suspicious_timing);
+}
+
+}  // namespace
