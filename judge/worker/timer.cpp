@@ -35,9 +35,11 @@ struct ActivitySink {
   void reset() { intervals.clear(); }
 };
 
+// Never destroyed: CUPTI may deliver a last buffer from its own exit handler, after static destructors ran (an
+// exit() inside solve() must end as an exit, not as a crash in the judge's teardown).
 ActivitySink& sink() {
-  static ActivitySink s;
-  return s;
+  static ActivitySink* s = new ActivitySink;
+  return *s;
 }
 
 constexpr std::size_t kBufferBytes = 8 << 20;

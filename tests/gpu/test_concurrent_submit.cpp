@@ -21,10 +21,7 @@ using judge::testing::TempDir;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-std::string calibration_file() {
-  const char* env = std::getenv("JUDGE_CALIBRATION");
-  return env && *env ? std::string(env) : (std::filesystem::path(JUDGE_BINARY_DIR) / "test-calibration.json").string();
-}
+std::string calibration_file() { return judge::testing::shared_calibration_file(); }
 
 TEST(ConcurrentSubmit, FourJudgesShareOneDatabaseAndOneBuildCache) {
   JUDGE_REQUIRE_GPU();

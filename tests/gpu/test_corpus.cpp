@@ -155,10 +155,7 @@ TEST(CorpusHeaders, EveryFileNamesKnownVerdicts) {
 // in every submit entry (it stores it beside JUDGE_DB, a fresh temporary directory per entry). One file in the build
 // tree serves every entry and every run instead ($JUDGE_CALIBRATION if set): ctest runs each entry in a process of
 // its own, so it must outlive the process. It is keyed by GPU name, so another GPU is simply measured and added.
-std::string calibration_file() {
-  const char* env = std::getenv("JUDGE_CALIBRATION");
-  return env && *env ? std::string(env) : (fs::path(JUDGE_BINARY_DIR) / "test-calibration.json").string();
-}
+std::string calibration_file() { return judge::testing::shared_calibration_file(); }
 
 class Corpus : public ::testing::TestWithParam<Entry> {
  public:

@@ -38,7 +38,8 @@ TEST_P(Example, IsAcceptedAndRanked) {
   const Submission& s = GetParam();
   TempDir tmp;
   std::map<std::string, std::string> env = {{"JUDGE_CACHE_DIR", (tmp / "cache").string()},
-                                            {"JUDGE_DB", (tmp / "db.sqlite").string()}};
+                                            {"JUDGE_DB", (tmp / "db.sqlite").string()},
+                                            {"JUDGE_CALIBRATION", judge::testing::shared_calibration_file()}};
   std::string cli = judge::testing::cli_path().string();
   std::string user = s.file.stem().string();
   // A short timing budget: this checks acceptance and recording, not performance (see bench/ for that).
@@ -54,6 +55,7 @@ TEST_P(Example, IsAcceptedAndRanked) {
     if (c["kind"] == "benchmark") {
       EXPECT_GT(c["timing"]["median_ms"].get<double>(), 0.0) << c.dump();
       EXPECT_GT(c.value("speedup", 0.0), 0.0) << c.dump();
+      EXPECT_GT(c["speed_of_light"]["percent"].get<double>(), 0.0) << c.dump();
     }
   ASSERT_TRUE(j["record"]["recorded"].get<bool>()) << j["record"].dump();
 

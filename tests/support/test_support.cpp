@@ -70,6 +70,11 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::map<s
   return r;
 }
 
+std::string shared_calibration_file() {
+  const char* env = std::getenv("JUDGE_CALIBRATION");
+  return env && *env ? std::string(env) : (std::filesystem::path(JUDGE_BINARY_DIR) / "test-calibration.json").string();
+}
+
 bool gpu_present() {
   static const bool present = [] {
     if (std::getenv("JUDGE_TEST_NO_GPU")) return false;

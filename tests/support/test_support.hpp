@@ -38,6 +38,11 @@ struct CommandResult {
 CommandResult run_command(const std::vector<std::string>& argv,
                           const std::map<std::string, std::string>& env = {}, double timeout_s = 600);
 
+// The GPU calibration the GPU tests share ($JUDGE_CALIBRATION, else test-calibration.json in the build tree): `judge
+// submit` would otherwise measure the GPU again in every test's fresh directory. It outlives each ctest process and
+// is keyed by GPU name.
+std::string shared_calibration_file();
+
 // True when `nvidia-smi -L` lists a GPU. Host-side: no CUDA runtime is touched.
 bool gpu_present();
 
