@@ -411,28 +411,36 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
   return summarize_timing(ctx.timer.name(), gpu, host, clocks, throttled, ctx.clock.max_mhz(), ctx.policy);
 }
 
-// Device memory the submission keeps: free memory is read after each call; once it has shrunk by more than 64 MiB
-// since the first call, at more than 1 MiB per call, solve() is leaking.
+// Device memory the submission keeps. Free memory is device-wide (other processes share the GPU), so the watch
+// looks at the drop across each call only, read right before and right after it: solve() leaks when every one of
+// the last kLeakCalls calls kept at least 8 MiB and together the calls kept at least 256 MiB. Another process's
+// allocation can land inside one call, not consistently inside every call.
 class LeakWatch {
  public:
-  std::optional<std::string> after_call(int index) {
-    std::size_t free_bytes = 0, total = 0;
-    JUDGE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    if (index == 0) {
-      baseline_ = free_bytes;
-      return std::nullopt;
-    }
-    if (free_bytes >= baseline_) return std::nullopt;
-    double lost_mib = static_cast<double>(baseline_ - free_bytes) / (1 << 20);
-    if (lost_mib > 64 && lost_mib / index > 1)
-      return fmt::format("solve() leaks device memory: {:.0f} MiB more in use after {} further calls (about {:.1f} "
-                         "MiB per call); free what you allocate",
-                         lost_mib, index, lost_mib / index);
+  static std::size_t free_bytes() {
+    std::size_t free_b = 0, total = 0;
+    JUDGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total));
+    return free_b;
+  }
+
+  std::optional<std::string> after_call(std::size_t free_before, std::size_t free_after) {
+    constexpr std::size_t kPerCall = 8u << 20, kTotal = 256u << 20;
+    constexpr int kLeakCalls = 4;
+    ++calls_;
+    std::size_t kept = free_before > free_after ? free_before - free_after : 0;
+    streak_ = kept >= kPerCall ? streak_ + 1 : 0;
+    kept_total_ += kept;
+    if (streak_ >= kLeakCalls && kept_total_ >= kTotal)
+      return fmt::format("solve() leaks device memory: each of its last {} calls kept at least 8 MiB, {:.0f} MiB in "
+                         "{} calls (about {:.1f} MiB per call); free what you allocate",
+                         streak_, kept_total_ / 1048576.0, calls_, kept_total_ / 1048576.0 / calls_);
     return std::nullopt;
   }
 
  private:
-  std::size_t baseline_ = 0;
+  int calls_ = 0;
+  int streak_ = 0;
+  std::size_t kept_total_ = 0;
 };
 
 std::string describe_cuda_error(cudaError_t code) {
@@ -460,6 +468,7 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
     data.prepare_call();
   };
   LeakWatch leaks;
+  std::size_t free_before = 0, free_after = 0;
   // Every call is checked: inputs, guards, outputs; benchmarks also watch for leaks.
   auto after = [&](int i) {
     bool ok = true;
@@ -467,7 +476,7 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
     profile.checked_bytes += 2.0 * static_cast<double>(data.output_bytes()) + static_cast<double>(data.input_bytes());
     ++profile.calls;
     if (ok && benchmark) {
-      if (auto leak = leaks.after_call(i)) {
+      if (auto leak = leaks.after_call(free_before, free_after)) {
         r.verdict = Verdict::runtime_error;
         r.message = *leak;
         ok = false;
@@ -476,7 +485,12 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
     if (!ok && benchmark) r.message = fmt::format("call {}: {}", i + 1, r.message);
     return ok;
   };
-  auto call = [&](int i) { return call_solution(ctx, data, c.name, i); };
+  auto call = [&](int i) {
+    free_before = LeakWatch::free_bytes();  // outside the host-timed part of the call; not GPU work
+    double ms = call_solution(ctx, data, c.name, i);
+    free_after = LeakWatch::free_bytes();
+    return ms;
+  };
 
   try {
     if (!benchmark) {
