@@ -54,8 +54,12 @@ for cid, path, kernel in singles:
     try:
         text = open(os.path.join(out, f"ncu-{cid}-{tag}.csv")).read()
         start = text.find('"ID"')
+        grid = None
         for row in csv.DictReader(io.StringIO(text[start:] if start >= 0 else "")):
-            if row.get("Metric Name") == "gpu__time_duration.sum":
+            if row.get("Metric Name") != "gpu__time_duration.sum":
+                continue
+            grid = grid or row.get("Grid Size")
+            if row.get("Grid Size") == grid:  # the first benchmark case only
                 values.append(float(row["Metric Value"].replace(",", "")) * 1e-6)  # ns -> ms
     except OSError:
         pass

@@ -1,6 +1,8 @@
 #include "judge/worker/generate.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 #include <mutex>
 #include <vector>
 
@@ -21,6 +23,8 @@ int grid_for(std::int64_t count) {
 struct GenParams {
   int kind = 0;
   double a = 0, b = 0;
+  float af = 0, bf = 0;  // a, b as float: the float32 path computes in float
+  float special_fraction_f = 0;
   const double* values = nullptr;
   std::int64_t n_values = 0;
   const double* specials = nullptr;
@@ -80,11 +84,98 @@ __device__ int convert<int>(double v) {
   return static_cast<int>(v);
 }
 
+// float32 inputs: a 32-bit counter hash (murmur3's finaliser, keyed twice) and float arithmetic are several times
+// cheaper than the 64-bit hash and double maths, so generation runs near memory speed. int32 keeps the 64-bit path
+// (its ranges need more than 24 random bits).
+struct Keys32 {
+  std::uint32_t k1, k2, k3, k4;
+};
+
+__device__ Keys32 keys_of(std::uint64_t key) {
+  std::uint64_t m = mix64(key);
+  return {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(m),
+          static_cast<std::uint32_t>(m >> 32)};
+}
+
+__device__ std::uint32_t hash32(std::uint32_t i, std::uint32_t k1, std::uint32_t k2) {
+  std::uint32_t x = (i ^ k1) * 0x9e3779b9u;
+  x ^= x >> 16;
+  x *= 0x85ebca6bu;
+  x ^= x >> 13;
+  x ^= k2;
+  x *= 0xc2b2ae35u;
+  return x ^ (x >> 16);
+}
+
+__device__ float unit_float(std::uint32_t x) { return static_cast<float>(x >> 8) * (1.0f / 16777216.0f); }
+
+__device__ float sample_float(const GenParams& p, const Keys32& k, std::uint32_t i) {
+  float v = 0;
+  switch (static_cast<Distribution::Kind>(p.kind)) {
+    case Distribution::Kind::uniform:
+      v = fmaf(p.bf - p.af, unit_float(hash32(i, k.k1, k.k2)), p.af);
+      break;
+    case Distribution::Kind::normal: {
+      float u1 = unit_float(hash32(2 * i, k.k1, k.k2));
+      float u2 = unit_float(hash32(2 * i + 1, k.k1, k.k2));
+      v = p.af + p.bf * sqrtf(-2.0f * logf(1.0f - u1)) * cospif(2.0f * u2);
+      break;
+    }
+    case Distribution::Kind::constant:
+      v = static_cast<float>(p.a);
+      break;
+    case Distribution::Kind::values:
+      v = static_cast<float>(p.values[i % static_cast<std::uint64_t>(p.n_values)]);
+      break;
+    default:
+      break;
+  }
+  if (p.special_fraction > 0) {
+    std::uint32_t h = hash32(i, k.k3, k.k4);
+    if (unit_float(h) < p.special_fraction_f)
+      v = static_cast<float>(p.specials[hash32(h, k.k4, k.k1) % static_cast<std::uint32_t>(p.n_specials)]);
+  }
+  return v;
+}
+
+template <class T>
+__device__ T sample_as(const GenParams& p, std::uint64_t key, const Keys32& k, std::int64_t i) {
+  if constexpr (std::is_same_v<T, float>) {
+    return sample_float(p, k, static_cast<std::uint32_t>(i));
+  } else {
+    return convert<T>(sample(p, key, static_cast<std::uint64_t>(i)));
+  }
+}
+
+template <class T>
+struct Vec4;
+template <>
+struct Vec4<float> {
+  using type = float4;
+};
+template <>
+struct Vec4<int> {
+  using type = int4;
+};
+
+// Four consecutive elements per thread, one 16-byte store when the pointer allows it.
 template <class T>
 __global__ void generate_kernel(T* out, std::int64_t count, GenParams p, std::uint64_t key) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    out[i] = convert<T>(sample(p, key, static_cast<std::uint64_t>(i)));
+  Keys32 k = keys_of(key);
+  bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  for (std::int64_t base = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * 4; base < count;
+       base += std::int64_t(gridDim.x) * blockDim.x * 4) {
+    if (aligned && base + 3 < count) {
+      typename Vec4<T>::type v;
+      v.x = sample_as<T>(p, key, k, base);
+      v.y = sample_as<T>(p, key, k, base + 1);
+      v.z = sample_as<T>(p, key, k, base + 2);
+      v.w = sample_as<T>(p, key, k, base + 3);
+      *reinterpret_cast<typename Vec4<T>::type*>(out + base) = v;
+    } else {
+      for (std::int64_t i = base; i < count && i < base + 4; ++i) out[i] = sample_as<T>(p, key, k, i);
+    }
+  }
 }
 
 template <class T>
@@ -99,13 +190,22 @@ __device__ bool same_bits(T a, T b) {
 template <class T>
 __global__ void changed_kernel(const T* data, std::int64_t count, GenParams p, std::uint64_t key,
                                unsigned long long* changed) {
+  Keys32 k = keys_of(key);
+  bool aligned = reinterpret_cast<std::uintptr_t>(data) % 16 == 0;
   unsigned long long local = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    T want = convert<T>(sample(p, key, static_cast<std::uint64_t>(i)));
-    T got = data[i];
+  for (std::int64_t base = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * 4; base < count;
+       base += std::int64_t(gridDim.x) * blockDim.x * 4) {
     // Bitwise: NaN inputs must stay the same NaN, -0 must stay -0.
-    if (!same_bits(want, got)) ++local;
+    if (aligned && base + 3 < count) {
+      typename Vec4<T>::type got = *reinterpret_cast<const typename Vec4<T>::type*>(data + base);
+      local += !same_bits(got.x, sample_as<T>(p, key, k, base));
+      local += !same_bits(got.y, sample_as<T>(p, key, k, base + 1));
+      local += !same_bits(got.z, sample_as<T>(p, key, k, base + 2));
+      local += !same_bits(got.w, sample_as<T>(p, key, k, base + 3));
+    } else {
+      for (std::int64_t i = base; i < count && i < base + 4; ++i)
+        local += !same_bits(data[i], sample_as<T>(p, key, k, i));
+    }
   }
   if (local) atomicAdd(changed, local);
 }
@@ -201,7 +301,10 @@ DeviceGenParams upload(const Distribution& d, DType dtype, cudaStream_t stream) 
     p.specials = copy(d.specials, out.specials);
     p.n_specials = static_cast<std::int64_t>(d.specials.size());
     p.special_fraction = d.special_fraction;
+    p.special_fraction_f = static_cast<float>(d.special_fraction);
   }
+  p.af = static_cast<float>(p.a);
+  p.bf = static_cast<float>(p.b);
   return out;
 }
 
@@ -251,12 +354,14 @@ void generate(void* data, DType dtype, std::int64_t count, const Distribution& d
   require_supported(dtype);
   DeviceGenParams p = upload(dist, dtype, stream);
   if (dtype == DType::float32)
-    generate_kernel<float><<<grid_for(count), kThreads, 0, stream>>>(static_cast<float*>(data), count, p.params, key);
+    generate_kernel<float><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<float*>(data), count,
+                                                                              p.params, key);
   else
-    generate_kernel<int><<<grid_for(count), kThreads, 0, stream>>>(static_cast<int*>(data), count, p.params, key);
+    generate_kernel<int><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<int*>(data), count,
+                                                                            p.params, key);
   JUDGE_CUDA_CHECK(cudaGetLastError());
-  // The value lists are freed when p goes out of scope: finish using them first.
-  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // Value lists (if any) are freed when p goes out of scope: finish using them first.
+  if (p.values.get() || p.specials.get()) JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, const Distribution& dist,
@@ -278,10 +383,10 @@ std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, co
     require_supported(dtype);
     p = upload(dist, dtype, stream);
     if (dtype == DType::float32)
-      changed_kernel<float><<<grid_for(count), kThreads, 0, stream>>>(static_cast<const float*>(data), count,
+      changed_kernel<float><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<const float*>(data), count,
                                                                       p.params, key, changed);
     else
-      changed_kernel<int><<<grid_for(count), kThreads, 0, stream>>>(static_cast<const int*>(data), count, p.params,
+      changed_kernel<int><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<const int*>(data), count, p.params,
                                                                     key, changed);
   }
   JUDGE_CUDA_CHECK(cudaGetLastError());
