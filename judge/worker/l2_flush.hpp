@@ -1,5 +1,6 @@
 #pragma once
-// Cold-cache measurements: before each timed call the L2 is overwritten (twice its size, read from the device) and
+// Cold-cache measurements: before each timed call the L2 is refilled with other data (twice its size, read from the
+// device, by reading so the lines are clean) and
 // persisting-L2 lines and the persisting carve-out are reset, outside the timed region, so a call never finds its
 // inputs already cached, whatever the previous call set up.
 #include <cuda_runtime.h>
@@ -16,6 +17,8 @@ class L2Flusher {
 
  private:
   DeviceBuffer scratch_;
+  DeviceBuffer sink_;
+  int blocks_ = 1;
 };
 
 }  // namespace judge

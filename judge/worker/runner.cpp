@@ -463,7 +463,10 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
   CaseData data(ctx, c);
   // Inputs, reference, poisoned outputs for call i; the same for warm-up, timed and functional calls.
   auto prepare = [&](int i) {
-    profile.generate_ms += timed_ms([&] { data.generate_inputs(i); });
+    profile.generate_ms += timed_ms([&] {
+      data.generate_inputs(i);
+      JUDGE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));  // generation is asynchronous: time all of it
+    });
     profile.generated_bytes += static_cast<double>(data.input_bytes());
     data.prepare_call();
   };
@@ -472,7 +475,9 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
   // Every call is checked: inputs, guards, outputs; benchmarks also watch for leaks.
   auto after = [&](int i) {
     bool ok = true;
-    profile.check_ms += timed_ms([&] { ok = check_call(ctx, data, r, tol, profile.reference_ms); });
+    double reference_before = profile.reference_ms;
+    double check_and_reference = timed_ms([&] { ok = check_call(ctx, data, r, tol, profile.reference_ms); });
+    profile.check_ms += check_and_reference - (profile.reference_ms - reference_before);
     profile.checked_bytes += 2.0 * static_cast<double>(data.output_bytes()) + static_cast<double>(data.input_bytes());
     ++profile.calls;
     if (ok && benchmark) {
