@@ -1,6 +1,7 @@
 #include "judge/worker/check.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "judge/worker/cuda_check.hpp"
@@ -29,41 +30,74 @@ __device__ bool is_poison(T v) {
   return bits == kPoison32;
 }
 
+// Per-thread tallies of one comparison, merged into the counters once per thread.
+struct Tally {
+  unsigned long long mism = 0, unwritten = 0, non_finite = 0;
+  double max_abs = 0, max_rel = 0;
+  long long first;
+};
+
+template <class T>
+__device__ void compare_one(T g, T w, std::int64_t i, const Tolerance& tol, Tally& t) {
+  double gd = static_cast<double>(g), wd = static_cast<double>(w);
+  if (element_matches(gd, wd, tol)) return;
+  ++t.mism;
+  if (i < t.first) t.first = i;
+  bool ref_finite = !is_nan_value(wd) && !is_inf_value(wd);
+  if (is_poison(g) && !is_poison(w)) ++t.unwritten;
+  else if (ref_finite && (is_nan_value(gd) || is_inf_value(gd))) ++t.non_finite;
+  else if (ref_finite) {
+    double diff = fabs(gd - wd);
+    t.max_abs = fmax(t.max_abs, diff);
+    if (wd != 0) t.max_rel = fmax(t.max_rel, diff / fabs(wd));
+  }
+}
+
+template <class T>
+struct Vec4;
+template <>
+struct Vec4<float> {
+  using type = float4;
+};
+template <>
+struct Vec4<int> {
+  using type = int4;
+};
+
+// Four elements per thread with 16-byte loads (the check must run near memory speed: it reads every output twice
+// on every benchmark call).
 template <class T>
 __global__ void compare_kernel(const T* got, const T* want, std::int64_t count, Tolerance tol,
                                CompareCounters* out) {
-  unsigned long long mism = 0, unwritten = 0, non_finite = 0;
-  double max_abs = 0, max_rel = 0;
-  long long first = count;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    T g = got[i], w = want[i];
-    double gd = static_cast<double>(g), wd = static_cast<double>(w);
-    if (element_matches(gd, wd, tol)) continue;
-    ++mism;
-    if (i < first) first = i;
-    bool ref_finite = !is_nan_value(wd) && !is_inf_value(wd);
-    if (is_poison(g) && !is_poison(w)) ++unwritten;
-    else if (ref_finite && (is_nan_value(gd) || is_inf_value(gd))) ++non_finite;
-    else if (ref_finite) {
-      double diff = fabs(gd - wd);
-      max_abs = fmax(max_abs, diff);
-      if (wd != 0) max_rel = fmax(max_rel, diff / fabs(wd));
+  using V = typename Vec4<T>::type;
+  Tally t;
+  t.first = count;
+  bool aligned = reinterpret_cast<std::uintptr_t>(got) % 16 == 0 && reinterpret_cast<std::uintptr_t>(want) % 16 == 0;
+  for (std::int64_t base = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * 4; base < count;
+       base += std::int64_t(gridDim.x) * blockDim.x * 4) {
+    if (aligned && base + 3 < count) {
+      V g = *reinterpret_cast<const V*>(got + base), w = *reinterpret_cast<const V*>(want + base);
+      compare_one(g.x, w.x, base, tol, t);
+      compare_one(g.y, w.y, base + 1, tol, t);
+      compare_one(g.z, w.z, base + 2, tol, t);
+      compare_one(g.w, w.w, base + 3, tol, t);
+    } else {
+      for (std::int64_t i = base; i < count && i < base + 4; ++i) compare_one(got[i], want[i], i, tol, t);
     }
   }
-  if (mism) {
-    atomicAdd(&out->mismatches, mism);
-    atomicAdd(&out->unwritten, unwritten);
-    atomicAdd(&out->non_finite, non_finite);
-    atomicMax(&out->max_abs_bits, static_cast<unsigned long long>(__double_as_longlong(max_abs)));
-    atomicMax(&out->max_rel_bits, static_cast<unsigned long long>(__double_as_longlong(max_rel)));
-    atomicMin(&out->first_mismatch, first);
+  if (t.mism) {
+    atomicAdd(&out->mismatches, t.mism);
+    atomicAdd(&out->unwritten, t.unwritten);
+    atomicAdd(&out->non_finite, t.non_finite);
+    atomicMax(&out->max_abs_bits, static_cast<unsigned long long>(__double_as_longlong(t.max_abs)));
+    atomicMax(&out->max_rel_bits, static_cast<unsigned long long>(__double_as_longlong(t.max_rel)));
+    atomicMin(&out->first_mismatch, t.first);
   }
 }
 
 int grid_for(std::int64_t count) {
   std::int64_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, 132 * 16));
+  return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, 65535 * 8));  // grid-stride beyond that
 }
 
 template <class T>
@@ -96,7 +130,7 @@ OutputCheck compare_typed(const std::string& name, const T* got, const T* want, 
   CompareCounters init{0, 0, 0, 0, 0, count};
   DeviceBuffer counters(sizeof(CompareCounters));
   JUDGE_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
-  compare_kernel<T><<<grid_for(count), kThreads, 0, stream>>>(got, want, count, tol,
+  compare_kernel<T><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(got, want, count, tol,
                                                               static_cast<CompareCounters*>(counters.get()));
   JUDGE_CUDA_CHECK(cudaGetLastError());
   CompareCounters c{};
