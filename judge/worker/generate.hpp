@@ -15,7 +15,9 @@
 namespace judge {
 
 // Fills data[0, count) of type dtype from the distribution, keyed by `key` (see rng.hpp). Built-in distributions
-// are pure functions of (key, index); custom ones call a registered generator.
+// are pure functions of (key, index); custom ones call a registered generator. Asynchronous on `stream`: order
+// later work after it on that stream, or synchronise it (a plain cudaMemcpy is not ordered after a non-blocking
+// stream).
 void generate(void* data, DType dtype, std::int64_t count, const Distribution& dist, std::uint64_t key,
               const Env& scalars, cudaStream_t stream);
 

@@ -72,6 +72,7 @@ void check_case(const judge::Challenge& ch, const judge::ReferenceEntry& ref, co
     judge::generate(d, p.dtype, n, ch.distribution_for(p, c), judge::derive_key(seed, c.name + "/" + p.name),
                     c.scalars, stream);
     host_inputs.emplace_back(bytes);
+    JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // generation is asynchronous on the non-blocking stream
     JUDGE_CUDA_CHECK(cudaMemcpy(host_inputs.back().data(), d, bytes, cudaMemcpyDeviceToHost));
     host.set_buffer(p.name, host_inputs.back().data(), p.dtype, n);
   }
