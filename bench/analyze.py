@@ -29,7 +29,7 @@ def us(ms):
 
 print(f"GPU: {open(os.path.join(out, 'gpu.txt')).read().strip()}\n")
 
-cal = (load(os.path.join(out, "calibration.json")) or {}).get("calibration")
+cal = (load(os.path.join(out, "calibration-report.json")) or {}).get("calibration")
 if cal:
     print("## Calibration\n")
     print("| copy GB/s | FP32 FMA TFLOP/s | SGEMM | TF32 | FP16 | BF16 |")

@@ -11,7 +11,8 @@ import sys
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "corpus")
 log = open(sys.argv[1], errors="replace").read()
 # LastTest.log holds every test's output, passing ones too: the line each entry prints has its actual verdict.
-actual = {m.group(1): m.group(2) for m in re.finditer(r"corpus: (\S+) expected=\S+ got=(\S+)", log)}
+actual = {m.group(1): (m.group(2), m.group(3))
+          for m in re.finditer(r"corpus: (\S+) expected=\S+ got=(\S+) ([\d.]+)s", log)}
 results = {m.group(1): (m.group(2), m.group(3))
            for m in re.finditer(r"Files/Corpus\.GetsItsVerdict/(\S+) \.+\s*(?:\*\*\*)?(\w+)\s+([\d.]+) sec", log)}
 
@@ -33,10 +34,8 @@ for challenge in sorted(os.listdir(root)):
                 header[m.group(1)] = m.group(2).strip()
         key = re.sub(r"[^A-Za-z0-9]", "_", f"{challenge}_{name[:-3]}")
         status, secs = results.get(key, ("not run", ""))
-        got = actual.get(f"{challenge}/{name}", actual.get(f"{challenge}/{name[:-3]}", ""))
-        if not got:
-            got = header.get("expect", "?") if status == "Passed" else status
-        elif status != "Passed":
-            got += " (FAILED)"
+        got, secs = actual.get(f"{challenge}/{name}", (status, secs))
+        if got not in header.get("expect", "").split("|"):
+            got += " (MISMATCH)"
         print(f"| {challenge}/{name} | {header.get('judge-command', 'run')} | {header.get('expect', '?')} | "
               f"{got} | {secs} |")

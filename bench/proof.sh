@@ -12,7 +12,8 @@ mkdir -p "$out"
 judge=$PWD/build/judge/judge
 export JUDGE_DB=$out/proof.sqlite JUDGE_CACHE_DIR=$out/cache JUDGE_USER=proof
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader > "$out/gpu.txt"
-"$judge" --json calibrate > "$out/calibration.json" 2>/dev/null
+# The judge keeps its store in $out/calibration.json (beside JUDGE_DB); the report goes elsewhere.
+"$judge" --json calibrate > "$out/calibration-report.json" 2>/dev/null
 
 # name  challenge  file  kernel
 cat > "$out/singles.txt" <<'LIST'

@@ -1,4 +1,4 @@
-// expect: suspicious_timing|output_not_written
+// expect: output_not_written
 // judge-command: submit
 // Steals the answer. The judge computes the reference C into a device buffer of the same process, and on the
 // benchmarks this copies it instead of multiplying: it walks the device allocations near C (cuMemGetAddressRange,
@@ -7,6 +7,9 @@
 // solve(), C is right at memcpy speed, far below the GPU's arithmetic floor: `suspicious_timing`. If the judge only
 // computes it after the call, no buffer matches and C is left alone: `output_not_written`. `accepted` would mean the
 // judge both exposes its answer and believes a 4096^3 GEMM in tens of microseconds. What it found goes to stderr.
+// The judge computes the expected answer only after the call (and poisons its buffer before), so on the H200 this
+// gets `output_not_written` deterministically; `suspicious_timing` would mean the answer leaked into device memory
+// again.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
