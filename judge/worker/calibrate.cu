@@ -12,6 +12,7 @@
 #include "judge/core/statistics.hpp"
 #include "judge/core/version.hpp"
 #include "judge/worker/cuda_check.hpp"
+#include "judge/worker/cuda_handles.hpp"
 #include "judge/worker/device_buffer.hpp"
 #include "judge/worker/generate.hpp"
 
@@ -41,48 +42,6 @@ constexpr int kFmaWaves = 4;         // full waves of resident blocks: no tail
 
 // Largest GEMM first; the next is tried when free memory is short.
 constexpr int kGemmSizes[] = {8192, 4096, 2048};
-
-class Stream {
- public:
-  Stream() { JUDGE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() { JUDGE_CUDA_NOTHROW(cudaStreamDestroy(s_)); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-class Event {
- public:
-  Event() { JUDGE_CUDA_CHECK(cudaEventCreate(&e_)); }
-  ~Event() { JUDGE_CUDA_NOTHROW(cudaEventDestroy(e_)); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
-
-void check_cublas(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    JUDGE_THROW(Error, "{} failed: {} ({})", call, cublasGetStatusName(status),
-                cublasGetStatusString(status));
-}
-
-class CublasHandle {
- public:
-  CublasHandle() { check_cublas(cublasCreate(&h_), "cublasCreate"); }
-  ~CublasHandle() { static_cast<void>(cublasDestroy(h_)); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return h_; }
-
- private:
-  cublasHandle_t h_ = nullptr;
-};
 
 // Median GPU time, in ms, of the work `enqueue` puts on `stream`.
 double median_ms(cudaStream_t stream, const std::function<void()>& enqueue) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "judge/worker/cuda_check.hpp"
+#include "judge/worker/vec4.cuh"
 #include "judge/worker/device_buffer.hpp"
 
 namespace judge {
@@ -52,17 +53,6 @@ __device__ void compare_one(T g, T w, std::int64_t i, const Tolerance& tol, Tall
     if (wd != 0) t.max_rel = fmax(t.max_rel, diff / fabs(wd));
   }
 }
-
-template <class T>
-struct Vec4;
-template <>
-struct Vec4<float> {
-  using type = float4;
-};
-template <>
-struct Vec4<int> {
-  using type = int4;
-};
 
 // Four elements per thread with 16-byte loads (the check must run near memory speed: it reads every output twice
 // on every benchmark call).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "judge/worker/rng.hpp"
+#include "judge/worker/vec4.cuh"
 
 namespace judge {
 
@@ -146,17 +147,6 @@ __device__ T sample_as(const GenParams& p, std::uint64_t key, const Keys32& k, s
     return convert<T>(sample(p, key, static_cast<std::uint64_t>(i)));
   }
 }
-
-template <class T>
-struct Vec4;
-template <>
-struct Vec4<float> {
-  using type = float4;
-};
-template <>
-struct Vec4<int> {
-  using type = int4;
-};
 
 // Four consecutive elements per thread, one 16-byte store when the pointer allows it.
 template <class T>

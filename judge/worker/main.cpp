@@ -22,6 +22,7 @@
 #include "judge/worker/calibrate.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/cuda_check.hpp"
+#include "judge/worker/cuda_handles.hpp"
 #include "judge/worker/device_info.hpp"
 #include "judge/worker/l2_flush.hpp"
 #include "judge/worker/messages.hpp"
@@ -56,33 +57,6 @@ judge::TimingPolicy policy_from(const json& j) {
   p.budget_s = j.value("budget_s", p.budget_s);
   return p;
 }
-
-class CublasHandle {
- public:
-  CublasHandle() {
-    if (cublasCreate(&h_) != CUBLAS_STATUS_SUCCESS)
-      throw judge::Error("cannot create a cuBLAS handle for the reference kernels");
-  }
-  ~CublasHandle() { cublasDestroy(h_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return h_; }
-
- private:
-  cublasHandle_t h_ = nullptr;
-};
-
-class Stream {
- public:
-  Stream() { JUDGE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() { JUDGE_CUDA_NOTHROW(cudaStreamDestroy(s_)); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
 
 const judge::Case* find_case(const std::vector<judge::Case>& cases, const std::string& name) {
   for (const auto& c : cases)
@@ -119,8 +93,8 @@ int run(const std::string& job_path, int fd) {
     JUDGE_CUDA_CHECK(cudaFree(nullptr));
     messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", timer->name()}});
 
-    CublasHandle cublas;
-    Stream stream;
+    judge::CublasHandle cublas;
+    judge::Stream stream;
     judge::L2Flusher l2(ordinal);
     judge::ClockProbe clock(ordinal);
     timer->learn_own_stream(stream.get());
