@@ -128,10 +128,8 @@ class WorkerSession {
  private:
   void handle(const std::string& line) {
     json m = json::parse(line, nullptr, false);
-    if (m.is_discarded() || !m.is_object() || !m.contains("event")) {
-      protocol_noise_ = true;  // not ours: the submission wrote to the pipe. Ignored; the verdicts still hold.
-      return;
-    }
+    // Not ours (the submission wrote to the pipe): ignored; the verdicts do not depend on it.
+    if (m.is_discarded() || !m.is_object() || !m.contains("event")) return;
     std::string ev = m.value("event", "");
     try {
       if (ev == "device") {
@@ -167,7 +165,7 @@ class WorkerSession {
         done_ = true;
       }
     } catch (const std::exception&) {
-      protocol_noise_ = true;
+      // A malformed message of ours cannot happen; a forged one is ignored like any other noise.
     }
   }
 
@@ -210,7 +208,6 @@ class WorkerSession {
  public:
   std::optional<Verdict> fatal_verdict_;
   std::string fatal_message_;
-  bool protocol_noise_ = false;
 
  private:
   JudgeReport& r_;
