@@ -2,6 +2,7 @@
 // and replay it.
 #include <fmt/color.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -204,8 +205,10 @@ class ConsoleReporter final : public Reporter {
   void timing_notes(const JudgeReport& r, std::ostream& out) {
     int throttled = 0;
     bool any_sol = false, unconverged = false;
+    std::vector<std::string> concurrent;
     for (const auto& c : r.cases) {
       if (!c.timing) continue;
+      if (c.timing->timer == "cupti-concurrent") concurrent.push_back(c.name);
       throttled += c.timing->throttled;
       any_sol = any_sol || c.sol_floor_ms > 0;
       unconverged = unconverged || !c.timing->converged;
@@ -219,6 +222,11 @@ class ConsoleReporter final : public Reporter {
                                "clock (the GPU was throttling)\n",
                                throttled),
                    fg(fmt::terminal_color::yellow));
+    if (!concurrent.empty())
+      out << fmt::format("  note: {} ran kernels on more than one stream, so its kernels were timed with CUPTI's "
+                         "concurrent tracing, which keeps their overlap but instruments them: kernels of many short "
+                         "blocks read up to about 7% slow that way\n",
+                         fmt::join(concurrent, ", "));
     if (unconverged)
       out << "  note: some medians did not reach the noise target within the time budget (see ±%; --budget raises "
              "it)\n";

@@ -66,7 +66,7 @@ struct OutputCheck {
 };
 
 struct Timing {
-  std::string timer;          // "cupti" (all streams) or "events" (default stream only)
+  std::string timer;          // "cupti" (all streams, kernels serialized), "cupti-concurrent" or "events" (timer.hpp)
   int samples = 0;
   double median_ms = 0;
   double min_ms = 0;

@@ -90,17 +90,33 @@ class CuptiTimer final : public Timer {
  public:
   static std::unique_ptr<Timer> create() {
     if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS) return nullptr;
-    for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);  // left on by an earlier timer in this process
+    for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                     CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET}) {
       if (cuptiActivityEnable(kind) != CUPTI_SUCCESS) {
-        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
-        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY2);
-        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
+        for (CUpti_ActivityKind k : {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                     CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET})
+          cuptiActivityDisable(k);
         return nullptr;
       }
     }
     return std::unique_ptr<Timer>(new CuptiTimer());
+  }
+
+  bool set_kernel_tracing(KernelTracing mode) override {
+    if (mode == tracing_) return true;
+    auto kind = [](KernelTracing m) {
+      return m == KernelTracing::serialized ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    };
+    flush();
+    if (cuptiActivityDisable(kind(tracing_)) != CUPTI_SUCCESS) return false;
+    if (cuptiActivityEnable(kind(mode)) != CUPTI_SUCCESS) {
+      if (cuptiActivityEnable(kind(tracing_)) != CUPTI_SUCCESS)
+        throw Error("CUPTI could neither switch its kernel tracing nor restore it");
+      return false;
+    }
+    tracing_ = mode;
+    return true;
   }
   ~CuptiTimer() override { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 
@@ -122,12 +138,15 @@ class CuptiTimer final : public Timer {
     std::lock_guard<std::mutex> lock(sink().mutex);
     Span s;
     std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+    std::vector<std::uint32_t> streams;
     for (const auto& r : sink().intervals) {
       if (r.start < window_start_ || r.end > window_end || r.end < r.start) continue;  // not this call's
       first = std::min(first, r.start);
       last = std::max(last, r.end);
       ++s.records;
+      if (std::find(streams.begin(), streams.end(), r.stream) == streams.end()) streams.push_back(r.stream);
     }
+    s.streams = static_cast<int>(streams.size());
     if (s.records > 0) s.gpu_ms = static_cast<double>(last - first) * 1e-6;
     sink().reset();
     return s;
@@ -159,7 +178,9 @@ class CuptiTimer final : public Timer {
     return std::exchange(foreign_, 0);
   }
 
-  std::string name() const override { return "cupti"; }
+  std::string name() const override {
+    return tracing_ == KernelTracing::serialized ? "cupti" : "cupti-concurrent";
+  }
 
  private:
   // Caller holds the sink's mutex.
@@ -170,6 +191,7 @@ class CuptiTimer final : public Timer {
   }
 
   std::uint64_t window_start_ = 0;
+  KernelTracing tracing_ = KernelTracing::serialized;
   std::uint32_t own_stream_ = 0;
   bool known_own_stream_ = false;
   int foreign_ = 0;
@@ -205,7 +227,7 @@ class EventTimer final : public Timer {
     JUDGE_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     JUDGE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    return Span{ms, 1};
+    return Span{ms, 1, 1};
   }
   std::string name() const override { return "events"; }
   void learn_own_stream(cudaStream_t) override {}

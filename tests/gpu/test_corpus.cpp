@@ -6,6 +6,8 @@
 //   // judge-args: --timeout 2      optional; extra arguments for the judge
 //   // judge-command: submit        optional; `run` (default: tests only) or `submit` (tests + timed benchmarks,
 //                                   then the leaderboard is checked: a row for an accepted run, none otherwise)
+//   // expect-timer: cupti-concurrent  optional, submit only; every benchmark must have been timed with this timer
+//                                   (when the run used CUPTI at all)
 //
 // Each entry prints one line, `corpus: <entry> expected=<..> got=<..> <seconds>s`, from which the corpus table is
 // built, and records its wall time as the test property "seconds".
@@ -42,6 +44,7 @@ struct Entry {
   std::vector<std::string> args;
   std::string command = "run";
   bool has_command = false;
+  std::string timer;
 
   std::string id() const { return challenge + "/" + file.filename().string(); }
   bool accepts(const std::string& verdict) const {
@@ -82,6 +85,7 @@ Entry parse_entry(const fs::path& file, const std::string& challenge) {
       std::istringstream ss(value("// judge-args: "));
       for (std::string a; ss >> a;) e.args.push_back(a);
     }
+    if (line.rfind("// expect-timer: ", 0) == 0) e.timer = value("// expect-timer: ");
     if (line.rfind("// judge-command: ", 0) == 0) {
       e.command = value("// judge-command: ");
       e.has_command = true;
@@ -143,6 +147,10 @@ TEST(CorpusHeaders, EveryFileNamesKnownVerdicts) {
     }
     EXPECT_TRUE(e.command == "run" || e.command == "submit")
         << e.file << ": judge-command must be run or submit, not `" << e.command << "`";
+    if (!e.timer.empty()) {
+      EXPECT_EQ(e.command, "submit") << e.file << ": expect-timer needs timed benchmarks (judge-command: submit)";
+      EXPECT_TRUE(e.timer == "cupti" || e.timer == "cupti-concurrent" || e.timer == "events") << e.file;
+    }
     // The must-accept files are named accept_*: such a file may not hedge.
     if (e.file.filename().string().rfind("accept_", 0) == 0)
       EXPECT_EQ(e.expect_text, "accepted") << e.file << " is named accept_* but expects " << e.expect_text;
@@ -209,6 +217,16 @@ TEST_P(Corpus, GetsItsVerdict) {
   if (!e.message.empty())
     EXPECT_NE(j.value("message", "").find(e.message), std::string::npos)
         << "message lacks `" << e.message << "`: " << j.value("message", "");
+
+  if (!e.timer.empty() && j.value("timer", "") == "cupti") {
+    int benchmarks = 0;
+    for (const auto& c : j.value("cases", json::array())) {
+      if (c.value("kind", "") != "benchmark" || !c.contains("timing")) continue;
+      ++benchmarks;
+      EXPECT_EQ(c["timing"].value("timer", ""), e.timer) << "benchmark " << c.value("name", "");
+    }
+    EXPECT_GT(benchmarks, 0) << "no timed benchmark in the report";
+  }
 
   if (e.command == "submit") {
     // The leaderboard keeps accepted runs and nothing else.

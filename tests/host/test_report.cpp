@@ -177,6 +177,15 @@ TEST(ConsoleReport, AcceptedSubmitShowsScoreAndPerCaseColumns) {
   EXPECT_NOT_CONTAINS(s, "recorded");  // nothing attempted
 }
 
+TEST(ConsoleReport, SaysWhichCasesWereTimedWithConcurrentTracing) {
+  JudgeReport r = accepted_submit();
+  EXPECT_NOT_CONTAINS(console(r), "concurrent tracing");
+  r.cases[1].timing->timer = "cupti-concurrent";
+  std::string s = console(r);
+  EXPECT_CONTAINS(s, "b_1024 ran kernels on more than one stream");
+  EXPECT_CONTAINS(s, "concurrent tracing");
+}
+
 TEST(ConsoleReport, AcceptedRunHasNoScoreAndNoTimingColumns) {
   JudgeReport r = accepted_submit();
   r.mode = judge::Mode::run;

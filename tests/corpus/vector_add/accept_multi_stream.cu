@@ -1,7 +1,9 @@
 // expect: accepted
 // judge-command: submit
+// expect-timer: cupti-concurrent
 // Splits the vector into four chunks, one per stream (created once), and waits for all four before returning: a
 // legitimate way to use streams, which the judge must accept and time like any other (its timer sees every stream).
+// Its kernels may overlap, so the judge must time them with CUPTI's concurrent tracing, not serialized.
 #include <cuda_runtime.h>
 
 #define STREAMS 4

@@ -1,5 +1,6 @@
 // expect: accepted
 // judge-command: submit
+// expect-timer: cupti
 // Launches on its own cudaStreamNonBlocking stream and returns without synchronising. Not a cheat: the judge
 // synchronises the whole device after solve() returns, before it checks the output, and times the work of the call
 // on every stream, so the kernel is both finished in time and counted.
