@@ -4,6 +4,7 @@
 #   2. repeatability: five `judge submit` runs of the same submission
 #   3. escape: a kernel left running on a non-blocking stream is timed at its true duration
 #   4. overhead: where `judge submit` spends its wall time, and how that grows from 1 MB to 4 GB of inputs
+#   5. the study behind 1: CUPTI's two kernel tracing modes and the kernel's own span against ncu (bench/agreement)
 # Raw JSON goes to $OUT (or bench-out); bench/analyze.py prints the markdown tables.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -48,3 +49,6 @@ done < "$out/singles.txt"
 "$judge" --json --challenges bench/scaling submit vector_add submissions/vector_add/1_naive.cu --budget 1 \
   > "$out/scaling.json"
 python3 bench/analyze.py "$out" | tee "$out/proof.md"
+# Why the agreement holds: the timer and placement study (bench/agreement/l2_state.cu).
+{ printf '\n## Timer and placement study (bench/agreement)\n'; OUT=$out REPS=20 bash bench/agreement/run.sh; } \
+  | tee -a "$out/proof.md"
