@@ -6,7 +6,7 @@
 
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/vec4.cuh"
-#include "judge/worker/device_buffer.hpp"
+#include "judge/worker/readback.cuh"
 
 namespace judge {
 
@@ -117,15 +117,11 @@ OutputCheck compare_typed(const std::string& name, const T* got, const T* want, 
   r.name = name;
   r.count = count;
   if (count == 0) return r;
-  CompareCounters init{0, 0, 0, 0, 0, count};
-  DeviceBuffer counters(sizeof(CompareCounters));
-  JUDGE_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
-  compare_kernel<T><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(got, want, count, tol,
-                                                              static_cast<CompareCounters*>(counters.get()));
+  Readback& rb = Readback::instance();
+  CompareCounters* counters = rb.slot(CompareCounters{0, 0, 0, 0, 0, count}, stream);
+  compare_kernel<T><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(got, want, count, tol, counters);
   JUDGE_CUDA_CHECK(cudaGetLastError());
-  CompareCounters c{};
-  JUDGE_CUDA_CHECK(cudaMemcpyAsync(&c, counters.get(), sizeof c, cudaMemcpyDeviceToHost, stream));
-  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const CompareCounters c = rb.read<CompareCounters>(stream);
   r.mismatches = static_cast<std::int64_t>(c.mismatches);
   r.unwritten = static_cast<std::int64_t>(c.unwritten);
   r.non_finite = static_cast<std::int64_t>(c.non_finite);

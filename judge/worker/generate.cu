@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "judge/worker/readback.cuh"
 #include "judge/worker/rng.hpp"
 #include "judge/worker/vec4.cuh"
 
@@ -357,9 +358,8 @@ void generate(void* data, DType dtype, std::int64_t count, const Distribution& d
 std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, const Distribution& dist,
                            std::uint64_t key, const Env& scalars, cudaStream_t stream) {
   if (count == 0) return 0;
-  DeviceBuffer counter(sizeof(unsigned long long));
-  JUDGE_CUDA_CHECK(cudaMemsetAsync(counter.get(), 0, counter.size(), stream));
-  auto* changed = static_cast<unsigned long long*>(counter.get());
+  Readback& rb = Readback::instance();
+  auto* changed = rb.slot(0ull, stream);
   DeviceGenParams p;  // must outlive the kernels below
   DeviceBuffer regenerated;
   if (dist.kind == Distribution::Kind::custom) {
@@ -380,10 +380,7 @@ std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, co
                                                                     key, changed);
   }
   JUDGE_CUDA_CHECK(cudaGetLastError());
-  unsigned long long host = 0;
-  JUDGE_CUDA_CHECK(cudaMemcpyAsync(&host, changed, sizeof host, cudaMemcpyDeviceToHost, stream));
-  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return static_cast<std::int64_t>(host);
+  return static_cast<std::int64_t>(rb.read<unsigned long long>(stream));
 }
 
 void fill_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream) {
@@ -399,18 +396,15 @@ void fill_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream)
 
 GuardReport check_guards(const GuardedBuffer& b, std::uint64_t key, cudaStream_t stream) {
   if (b.guard_bytes() == 0) return {};
-  GuardCounters init{0, 0, -1, static_cast<long long>(b.total_bytes())};
-  DeviceBuffer counters(sizeof(GuardCounters));
-  JUDGE_CUDA_CHECK(cudaMemcpyAsync(counters.get(), &init, sizeof init, cudaMemcpyHostToDevice, stream));
+  Readback& rb = Readback::instance();
+  GuardCounters* counters = rb.slot(GuardCounters{0, 0, -1, static_cast<long long>(b.total_bytes())}, stream);
   std::uint64_t data_begin = b.guard_bytes(), data_end = b.back_guard_offset();
   std::int64_t guard_bytes = static_cast<std::int64_t>(data_begin + (b.total_bytes() - data_end));
   check_guard_kernel<<<grid_for(guard_bytes), kThreads, 0, stream>>>(
       reinterpret_cast<const unsigned char*>(b.base()), data_begin, data_end, b.total_bytes(), key,
-      static_cast<GuardCounters*>(counters.get()));
+      counters);
   JUDGE_CUDA_CHECK(cudaGetLastError());
-  GuardCounters got{};
-  JUDGE_CUDA_CHECK(cudaMemcpyAsync(&got, counters.get(), sizeof got, cudaMemcpyDeviceToHost, stream));
-  JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const GuardCounters got = rb.read<GuardCounters>(stream);
   GuardReport r;
   r.front_changed = static_cast<std::int64_t>(got.front_changed);
   r.back_changed = static_cast<std::int64_t>(got.back_changed);
