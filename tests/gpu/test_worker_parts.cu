@@ -2,6 +2,8 @@
 // overruns on either side, the checker counts what it should, and the timer sees work on every stream.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <vector>
 
 #include "judge/worker/check.hpp"
@@ -157,8 +159,10 @@ TEST_P(TimerModes, SeeAKernelOnANonBlockingStream) {
   JUDGE_CUDA_CHECK(cudaStreamDestroy(side));
 }
 
-// Two 4 ms kernels on two streams: serialized tracing runs them one after the other (about 8 ms), concurrent
-// tracing lets them overlap (about 4 ms). Both count the two streams, which is how the runner knows to switch.
+// Two 2 ms kernels on two streams: serialized tracing runs them one after the other (about 4 ms), concurrent
+// tracing lets them overlap (about 2 ms). Both count the two streams, which is how the runner knows to switch. Run
+// alone (as ctest does), the timer exists before the CUDA context, as in the worker: the switch to concurrent must
+// then still give the overlap back.
 TEST_P(TimerModes, SerializeOrKeepTheOverlapOfTwoStreams) {
   JUDGE_REQUIRE_GPU();
   auto timer = cupti_timer();
@@ -166,24 +170,29 @@ TEST_P(TimerModes, SerializeOrKeepTheOverlapOfTwoStreams) {
   cudaStream_t a, b;
   JUDGE_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   JUDGE_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
-  JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-  timer->begin();
-  spin_for<<<1, 1, 0, a>>>(spin_cycles(4));
-  spin_for<<<1, 1, 0, b>>>(spin_cycles(4));
-  JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-  judge::Span s = timer->end();
-  EXPECT_EQ(s.records, 2);
-  EXPECT_EQ(s.streams, 2);
-  const double both = s.gpu_ms;
-  // spin_for counts cycles, so a boost clock above the nominal one shortens each kernel: compare with one kernel.
-  timer->begin();
-  spin_for<<<1, 1, 0, a>>>(spin_cycles(4));
-  JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-  const double single = timer->end().gpu_ms;
+  // The best of a few rounds: the first instrumented launches of a kernel in concurrent mode can stall for a
+  // millisecond or more while CUPTI prepares them (seen on an H200), which says nothing about overlap.
+  double both = 1e30, single = 1e30;
+  for (int round = 0; round < 4; ++round) {
+    JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+    timer->begin();
+    spin_for<<<1, 1, 0, a>>>(spin_cycles(2));
+    spin_for<<<1, 1, 0, b>>>(spin_cycles(2));
+    JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+    judge::Span s = timer->end();
+    EXPECT_EQ(s.records, 2);
+    EXPECT_EQ(s.streams, 2);
+    both = std::min(both, s.gpu_ms);
+    // spin_for counts cycles, so a boost clock above the nominal one shortens each kernel: compare with one kernel.
+    timer->begin();
+    spin_for<<<1, 1, 0, a>>>(spin_cycles(2));
+    JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+    single = std::min(single, timer->end().gpu_ms);
+  }
   if (GetParam() == judge::KernelTracing::serialized)
     EXPECT_GT(both, 1.8 * single) << "serialized tracing let the kernels overlap";
   else
-    EXPECT_LT(both, 1.3 * single) << "concurrent tracing serialized the kernels";
+    EXPECT_LT(both, 1.4 * single) << "concurrent tracing serialized the kernels";
   JUDGE_CUDA_CHECK(cudaStreamDestroy(a));
   JUDGE_CUDA_CHECK(cudaStreamDestroy(b));
 }
