@@ -368,6 +368,7 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
   // from then on, for the rest of this case, concurrently, so the submission keeps its overlap (timer.hpp).
   ctx.timer.set_kernel_tracing(KernelTracing::serialized);
   bool concurrent = false;
+  int warm_from = 0;  // index of the first call of the current warm-up
   auto t_warm = Clock::now();
   auto t_sample = t_warm;
   bool warming = true;
@@ -375,17 +376,15 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
     prepare(index);
     ctx.l2.flush(ctx.stream);
     JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-    if (is_solution) {
-      if (int foreign = ctx.timer.take_foreign_activity()) {
-        r.verdict = Verdict::suspicious_timing;
-        r.message = fmt::format("{} GPU activities ran while no solve() call was being timed (work launched after "
-                                "solve() returned, e.g. from a thread it left behind); all work must happen inside "
-                                "the call",
-                                foreign);
-        return std::nullopt;
-      }
+    const int foreign = ctx.timer.begin();
+    if (is_solution && foreign) {
+      r.verdict = Verdict::suspicious_timing;
+      r.message = fmt::format("{} GPU activities ran while no solve() call was being timed (work launched after "
+                              "solve() returned, e.g. from a thread it left behind); all work must happen inside "
+                              "the call",
+                              foreign);
+      return std::nullopt;
     }
-    ctx.timer.begin();
     double host_ms = call(index);
     Span span = ctx.timer.end();
     if (is_solution && span.records == 0) {
@@ -395,17 +394,21 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
     }
     if (!after(index)) return std::nullopt;
     if (span.streams > 1 && !concurrent && ctx.timer.set_kernel_tracing(KernelTracing::concurrent)) {
+      // What was measured so far had the overlap serialized away; and CUPTI instruments the kernels on their next
+      // launches, so the new mode gets a warm-up of its own.
       concurrent = true;
-      gpu.clear();  // measured with the overlap serialized away
+      gpu.clear();
       host.clear();
       clocks.clear();
       throttled = 0;
-      t_sample = Clock::now();
+      warming = true;
+      warm_from = index + 1;
+      t_warm = Clock::now();
       continue;
     }
     double mhz = ctx.clock.measure_mhz(ctx.stream);
     if (warming) {
-      if (index + 1 >= ctx.policy.min_warmup_calls && seconds_since(t_warm) >= ctx.policy.warmup_s) {
+      if (index + 1 - warm_from >= ctx.policy.min_warmup_calls && seconds_since(t_warm) >= ctx.policy.warmup_s) {
         warming = false;
         t_sample = Clock::now();
       }

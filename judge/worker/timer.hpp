@@ -32,8 +32,9 @@ struct Span {
 class Timer {
  public:
   virtual ~Timer() = default;
-  // Opens the window. The device must be idle (the caller synchronises), so nothing earlier leaks in.
-  virtual void begin() = 0;
+  // Opens the window. The device must be idle (the caller synchronises), so nothing earlier leaks in. Returns what
+  // take_foreign_activity() would have (it collects the records anyway, and one collection per call is cheaper).
+  virtual int begin() = 0;
   // Closes the window. The device must be idle again (the caller synchronised after the call).
   virtual Span end() = 0;
   // "cupti" (kernels serialized), "cupti-concurrent" or "events".
