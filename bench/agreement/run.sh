@@ -9,6 +9,19 @@ out=$(realpath -m "${OUT:-bench-out}/agreement")
 mkdir -p "$out"
 bin=${BIN:-$PWD/build/bench/judge-bench-l2-state}
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+judge=${JUDGE:-$PWD/build/judge/judge}
+export JUDGE_DB=$out/agreement.sqlite JUDGE_CACHE_DIR=$out/cache JUDGE_USER=agreement
+stamped=bench/agreement/transpose_naive_stamped.cu
+# The naive transpose's own clock inside the judge, alone and under ncu (which profiles 6 of its first 40 launches).
+"$judge" --json submit matrix_transpose $stamped --no-reference-timing --no-calibration > "$out/stamped-plain.json"
+[ -n "$ncu" ] && "$ncu" --clock-control none --target-processes all --kernel-name transpose_naive --launch-skip 14 \
+  --launch-count 6 --metrics gpu__time_duration.sum --csv --print-units base \
+  "$judge" --json submit matrix_transpose $stamped --no-reference-timing --no-calibration \
+  > "$out/stamped-ncu.csv" 2> "$out/stamped-ncu.err"
+# The same kernel moved to other physical pages by allocating some memory first.
+for mb in 0 2 6 30 130 510; do
+  JUDGE_STUDY_OFFSET_MB=$mb "$bin" transpose 10 > "$out/offset-$mb.txt" 2>&1
+done
 for k in vector_add transpose; do
   "$bin" "$k" "${REPS:-30}" serialized,concurrent > "$out/cupti-$k.txt" 2>&1
   for cc in all none; do
@@ -18,8 +31,16 @@ for k in vector_add transpose; do
   done
 done
 python3 - "$out" <<'PY'
-import csv, io, os, re, statistics, sys
+import csv, io, json, os, re, statistics, sys
 out = sys.argv[1]
+
+def spans(text):
+    """In-kernel spans (µs) the stamped submission printed, from the judge's JSON in `text`."""
+    start = text.find("{")
+    if start < 0:
+        return []
+    report, _ = json.JSONDecoder().raw_decode(text[start:])
+    return [float(l.split()[-2]) for l in report.get("output", "").splitlines() if "in-kernel" in l]
 
 def rows(text):
     """(name, median, min, in-kernel) rows of one table the program printed."""
@@ -50,4 +71,29 @@ for k in ("vector_add", "transpose"):
         for i, r in enumerate(rows(section)):
             cells = [f"{ncu[c][i]:.1f}" if c in ncu and i in ncu[c] else "-" for c in ("all", "kall", "none", "knone")]
             print(f"| {r[0]} | {r[1]} | {r[3]} | " + " | ".join(cells) + " |")
+
+print("\nnaive transpose 8192x8192 after allocating N MB first (judge's timer, regen+read2x, median of 10)")
+print("| N MB | median µs | in-kernel µs |")
+print("|---|---|---|")
+for mb in (0, 2, 6, 30, 130, 510):
+    path = f"{out}/offset-{mb}.txt"
+    found = [r for r in rows(open(path).read()) if r[0] == "regen+read2x"] if os.path.exists(path) else []
+    if found:
+        print(f"| {mb} | {found[0][1]} | {found[0][3]} |")
+
+plain = spans(open(f"{out}/stamped-plain.json").read()) if os.path.exists(f"{out}/stamped-plain.json") else []
+under = []
+profiled = []
+if os.path.exists(f"{out}/stamped-ncu.csv"):
+    text = open(f"{out}/stamped-ncu.csv").read()
+    under = spans(text)
+    start = text.find('"ID"')
+    profiled = [float(r["Metric Value"].replace(",", "")) / 1000.0
+                for r in csv.DictReader(io.StringIO(text[start:])) if r["Grid Size"] == "(256, 1024, 1)"] if start >= 0 else []
+print("\nnaive transpose 8192x8192 in the judge, by its own clock (median of 40 calls; under ncu, calls 5-10 profiled)")
+print("| process | in-kernel µs, all calls | in-kernel µs, profiled calls | ncu gpu__time_duration µs |")
+print("|---|---|---|---|")
+med = lambda v: f"{statistics.median(v):.1f}" if v else "-"
+print(f"| judge alone | {med(plain)} | - | - |")
+print(f"| judge under ncu | {med(under)} | {med(under[5:11])} | {med(profiled)} |")
 PY
