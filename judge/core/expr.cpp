@@ -19,7 +19,7 @@ constexpr std::size_t kMaxLength = 4096;
 constexpr int kMaxDepth = 64;
 constexpr double kTwoPow53 = 9007199254740992.0;
 
-enum class Op { number, name, neg, add, sub, mul, div, mod, pow, call };
+enum class Op { number, name, neg, add, sub, mul, div, mod, pow, call, lt, le, gt, ge, eq, ne, and_, or_, not_ };
 enum class Func { min, max, ceil, floor, log2, sqrt, ceil_div };
 
 struct FuncInfo {
@@ -86,7 +86,7 @@ class Parser {
     Node root = parse_expr();
     skip_space();
     if (pos_ < text_.size())
-      fail(pos_, fmt::format("unexpected {}; expected an operator (+ - * / % ^) or the end", describe_char(peek())));
+      fail(pos_, fmt::format("unexpected {}; expected an operator (+ - * / % ^ < <= > >= == != && ||) or the end", describe_char(peek())));
     return root;
   }
 
@@ -120,8 +120,46 @@ class Parser {
     return n;
   }
 
-  // expr := term (('+'|'-') term)*
-  Node parse_expr() { return left_assoc(&Parser::parse_term, {{'+', Op::add}, {'-', Op::sub}}); }
+  // expr := and ('||' and)* ; and := cmp ('&&' cmp)*
+  Node parse_expr() { return logical(&Parser::parse_and, '|', Op::or_); }
+  Node parse_and() { return logical(&Parser::parse_comparison, '&', Op::and_); }
+
+  Node logical(Node (Parser::*operand)(), char c, Op op) {
+    Node lhs = (this->*operand)();
+    for (;;) {
+      skip_space();
+      if (at_end() || peek() != c) return lhs;
+      std::size_t at = pos_;
+      if (pos_ + 1 >= text_.size() || text_[pos_ + 1] != c)
+        fail(at, fmt::format("expected '{}{}'", c, c));
+      pos_ += 2;
+      lhs = binary(op, at, std::move(lhs), (this->*operand)());
+    }
+  }
+
+  // cmp := sum (('<'|'<='|'>'|'>='|'=='|'!=') sum)?   (not chained: "a < b < c" is an error)
+  Node parse_comparison() {
+    Node lhs = parse_sum();
+    skip_space();
+    static const std::pair<std::string_view, Op> kOps[] = {{"<=", Op::le}, {">=", Op::ge}, {"==", Op::eq},
+                                                           {"!=", Op::ne}, {"<", Op::lt},  {">", Op::gt}};
+    for (const auto& [text, op] : kOps) {
+      if (text_.compare(pos_, text.size(), text) != 0) continue;
+      std::size_t at = pos_;
+      pos_ += text.size();
+      Node n = binary(op, at, std::move(lhs), parse_sum());
+      skip_space();
+      if (!at_end() && (peek() == '<' || peek() == '>' || peek() == '=' || (peek() == '!' && pos_ + 1 < text_.size() &&
+                                                                           text_[pos_ + 1] == '=')))
+        fail(pos_, "comparisons cannot be chained; combine them with &&");
+      return n;
+    }
+    if (!at_end() && peek() == '=') fail(pos_, "expected '==' for equality");
+    return lhs;
+  }
+
+  // sum := term (('+'|'-') term)*
+  Node parse_sum() { return left_assoc(&Parser::parse_term, {{'+', Op::add}, {'-', Op::sub}}); }
 
   // term := unary (('*'|'/'|'%') unary)*
   Node parse_term() { return left_assoc(&Parser::parse_unary, {{'*', Op::mul}, {'/', Op::div}, {'%', Op::mod}}); }
@@ -145,8 +183,15 @@ class Parser {
     if (++depth_ > kMaxDepth) fail(pos_, fmt::format("nesting deeper than {} levels", kMaxDepth));
     Node result;
     std::size_t at = pos_;
+    skip_space();
+    bool negation = !at_end() && peek() == '!' && (pos_ + 1 >= text_.size() || text_[pos_ + 1] != '=');
     if (accept('-')) {
       result.op = Op::neg;
+      result.pos = at;
+      result.args.push_back(parse_unary());
+    } else if (negation) {
+      ++pos_;
+      result.op = Op::not_;
       result.pos = at;
       result.args.push_back(parse_unary());
     } else {
@@ -287,6 +332,15 @@ class Evaluator {
       }
       case Op::pow: return std::pow(eval(n.args[0]), eval(n.args[1]));
       case Op::call: return call(n);
+      case Op::lt: return eval(n.args[0]) < eval(n.args[1]) ? 1.0 : 0.0;
+      case Op::le: return eval(n.args[0]) <= eval(n.args[1]) ? 1.0 : 0.0;
+      case Op::gt: return eval(n.args[0]) > eval(n.args[1]) ? 1.0 : 0.0;
+      case Op::ge: return eval(n.args[0]) >= eval(n.args[1]) ? 1.0 : 0.0;
+      case Op::eq: return eval(n.args[0]) == eval(n.args[1]) ? 1.0 : 0.0;
+      case Op::ne: return eval(n.args[0]) != eval(n.args[1]) ? 1.0 : 0.0;
+      case Op::and_: return eval(n.args[0]) != 0.0 && eval(n.args[1]) != 0.0 ? 1.0 : 0.0;
+      case Op::or_: return eval(n.args[0]) != 0.0 || eval(n.args[1]) != 0.0 ? 1.0 : 0.0;
+      case Op::not_: return eval(n.args[0]) == 0.0 ? 1.0 : 0.0;
     }
     return 0.0;
   }

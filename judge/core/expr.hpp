@@ -1,10 +1,11 @@
 #pragma once
 // Arithmetic expressions over a challenge's scalar parameters: shapes ("M*K"), FLOPs ("2*M*N*K"), bytes.
-// Grammar:  expr := term (('+'|'-') term)* ; term := unary (('*'|'/'|'%') unary)* ;
-//           unary := '-' unary | power ; power := atom ('^' unary)? ;
+// Grammar:  expr := and ('||' and)* ; and := cmp ('&&' cmp)* ; cmp := sum (('<'|'<='|'>'|'>='|'=='|'!=') sum)? ;
+//           sum := term (('+'|'-') term)* ; term := unary (('*'|'/'|'%') unary)* ;
+//           unary := '-' unary | '!' unary | power ; power := atom ('^' unary)? ;
 //           atom := number | identifier | identifier '(' expr (',' expr)* ')' | '(' expr ')'
 // Functions: min, max, ceil, floor, log2, sqrt, ceil_div(a,b). Evaluation is in double: shape users check the result
-// is a non-negative integer (Expr::eval_size).
+// is a non-negative integer (Expr::eval_size). Comparisons and logic give 1 or 0 (constraints: "k <= N").
 #include <cstdint>
 #include <map>
 #include <memory>

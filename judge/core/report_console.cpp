@@ -47,9 +47,18 @@ class ConsoleReporter final : public Reporter {
     if (!statement.empty() && statement.back() != '\n') out << "\n";
     out << "\n";
     out << "tolerance  "
-        << (c.tolerance.exact ? std::string("exact")
-                              : fmt::format("|out - ref| <= {:g} + {:g} * |ref|", c.tolerance.atol, c.tolerance.rtol))
+        << (c.tolerance.exact  ? std::string("exact")
+            : c.tolerance.norm() ? fmt::format("||out - ref||_2 <= {:g} * ||ref||_2 over the whole output",
+                                               c.tolerance.rel_norm)
+                                 : fmt::format("|out - ref| <= {:g} + {:g} * |ref|", c.tolerance.atol, c.tolerance.rtol))
         << "; NaN/Inf never pass where the reference is finite\n";
+    for (const auto& p : c.params)
+      if (!p.check.empty()) out << fmt::format("checked    {} by the '{}' checker\n", p.name, p.check);
+    if (!c.constraints.empty()) {
+      std::string list;
+      for (const auto& e : c.constraints) list += (list.empty() ? "" : ", ") + e.text();
+      out << "constraints " << list << "\n";
+    }
     out << fmt::format("timeout    {:g} s per solve() call\n", c.timeout_s);
     out << fmt::format("cost       flops = {}; bytes = {}\n\n", c.flops.text(),
                        c.bytes ? c.bytes->text() : "inputs read once + outputs written once");

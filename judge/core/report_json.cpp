@@ -48,11 +48,17 @@ class JsonReporter final : public Reporter {
     for (const auto& p : c.params) {
       json shape = json::array();
       for (const auto& e : p.shape) shape.push_back(e.text());
-      params.push_back({{"name", p.name}, {"role", to_string(p.role)}, {"dtype", to_string(p.dtype)}, {"shape", shape}});
+      json param = {{"name", p.name}, {"role", to_string(p.role)}, {"dtype", to_string(p.dtype)}, {"shape", shape}};
+      if (!p.check.empty()) param["check"] = p.check;
+      params.push_back(param);
     }
     j["params"] = params;
     j["statement"] = statement;
     j["tolerance"] = {{"exact", c.tolerance.exact}, {"atol", c.tolerance.atol}, {"rtol", c.tolerance.rtol}};
+    if (c.tolerance.norm()) j["tolerance"] = {{"rel_norm", c.tolerance.rel_norm}};
+    json constraints = json::array();
+    for (const auto& e : c.constraints) constraints.push_back(e.text());
+    j["constraints"] = constraints;
     j["timeout_s"] = c.timeout_s;
     j["tests"] = cases_json(c, c.tests);
     j["benchmarks"] = cases_json(c, c.benchmarks);

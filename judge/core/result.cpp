@@ -119,9 +119,12 @@ void to_json(nlohmann::json& j, const OutputCheck& o) {
        {"mismatches", o.mismatches},
        {"unwritten", o.unwritten},
        {"non_finite", o.non_finite},
+       {"poison_derived", o.poison_derived},
        {"max_abs_error", o.max_abs_error},
        {"max_rel_error", o.max_rel_error},
        {"first", o.first}};
+  if (o.norm_error >= 0) j["norm_error"] = o.norm_error;
+  if (!o.message.empty()) j["message"] = o.message;
 }
 void from_json(const nlohmann::json& j, OutputCheck& o) {
   o.name = j.at("name").get<std::string>();
@@ -132,6 +135,9 @@ void from_json(const nlohmann::json& j, OutputCheck& o) {
   o.max_abs_error = j.at("max_abs_error").is_number() ? j.at("max_abs_error").get<double>() : INFINITY;
   o.max_rel_error = j.at("max_rel_error").is_number() ? j.at("max_rel_error").get<double>() : INFINITY;
   o.first = j.value("first", std::vector<Mismatch>{});
+  o.poison_derived = j.value("poison_derived", std::int64_t{0});
+  o.norm_error = j.contains("norm_error") && j.at("norm_error").is_number() ? j.at("norm_error").get<double>() : -1;
+  o.message = j.value("message", std::string());
 }
 
 void to_json(nlohmann::json& j, const Timing& t) {

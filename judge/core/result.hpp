@@ -60,9 +60,13 @@ struct OutputCheck {
   std::int64_t mismatches = 0;
   std::int64_t unwritten = 0;   // elements still holding the poison pattern
   std::int64_t non_finite = 0;  // NaN/Inf where the reference is finite
+  // Of the mismatches, NaNs that carry the poison's payload: arithmetic on an element before it was written.
+  std::int64_t poison_derived = 0;
   double max_abs_error = 0;
   double max_rel_error = 0;
+  double norm_error = -1;       // ||out - ref|| / ||ref|| when the tolerance is a norm bound; -1 otherwise
   std::vector<Mismatch> first;  // the first few mismatches, in index order
+  std::string message;          // a named checker's own diagnosis (sorted_permutation, topk); empty otherwise
 };
 
 struct Timing {

@@ -95,6 +95,26 @@ const Distribution& Challenge::distribution_for(const Param& p, const Case& c) c
 
 const Tolerance& Challenge::tolerance_for(const Case& c) const { return c.tolerance ? *c.tolerance : tolerance; }
 
+Distribution Distribution::resolved(const Env& scalars) const {
+  Distribution d = *this;
+  for (const auto& [field, e] : expressions) {
+    double v = e.eval(scalars);
+    if (field == "low") d.low = v;
+    else if (field == "high") d.high = v;
+    else if (field == "mean") d.mean = v;
+    else if (field == "stddev") d.stddev = v;
+    else if (field == "value") d.value = v;
+  }
+  d.expressions.clear();
+  return d;
+}
+
+std::map<std::string, double> Distribution::resolved_args(const Env& scalars) const {
+  std::map<std::string, double> out;
+  for (const auto& [name, e] : args) out[name] = e.eval(scalars);
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Parsing and validation
 
@@ -113,6 +133,8 @@ constexpr double kMaxTimeout = 3600.0;
 constexpr std::int64_t kMaxElements = std::int64_t{1} << 31;     // int32 indexing
 constexpr std::int64_t kMaxDeviceBytes = std::int64_t{8} << 30;  // fits ordinary cards
 constexpr std::string_view kRoot = "(root)";
+constexpr double kTwoPow53 = 9007199254740992.0;
+constexpr double kHalfMax = 65504.0;
 
 constexpr std::string_view kKeywords[] = {
     "alignas",   "alignof",      "and",          "and_eq",    "asm",         "auto",          "bitand",
@@ -298,6 +320,13 @@ std::string line_and_column(const std::string& text, std::size_t position) {
   return fmt::format("line {}, column {}", line, column);
 }
 
+// What an input holds when its spec gives no init: uniform in [-1, 1) (integers: -1, 0 or 1; unsigned: 0 or 1).
+Distribution default_distribution(DType t) {
+  Distribution d;
+  if (t == DType::uint8 || t == DType::uint32) d.low = 0;
+  return d;
+}
+
 // Reads and validates the parsed document into a Challenge. Each check fails with the path of the field at fault.
 class SpecReader {
  public:
@@ -308,8 +337,8 @@ class SpecReader {
     const std::string root_path(kRoot);
     object(root, root_path);
     check_keys(root, root_path,
-               {"id", "title", "difficulty", "summary", "params", "tolerance", "flops", "bytes", "timeout_s", "tests",
-                "benchmarks"});
+               {"id", "title", "difficulty", "summary", "params", "constraints", "tolerance", "flops", "bytes",
+                "timeout_s", "tests", "benchmarks"});
     c.id = string(required(root, root_path, "id"), "id");
     if (!all_chars_in(c.id, "_", false))
       fail("id", fmt::format("expected lowercase letters, digits and '_' only ([a-z0-9_]+), got '{}'",
@@ -320,6 +349,14 @@ class SpecReader {
     if (c.summary.find('\n') != std::string::npos) fail("summary", "expected one line, got a line break");
 
     read_params(required(root, root_path, "params"), c);
+    if (const json* list = optional(root, "constraints")) {
+      array(*list, "constraints", "constraint expressions (e.g. [\"k <= N\"])", kMaxParams);
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        if (!(*list)[i].is_string())
+          fail(index("constraints", i), "expected an expression string such as \"k <= N\", got " + describe((*list)[i]));
+        c.constraints.push_back(expression((*list)[i], index("constraints", i), c));
+      }
+    }
     c.tolerance = tolerance(required(root, root_path, "tolerance"), "tolerance");
     c.flops = expression(required(root, root_path, "flops"), "flops", c);
     if (const json* b = optional(root, "bytes")) c.bytes = expression(*b, "bytes", c);
@@ -410,15 +447,19 @@ class SpecReader {
     return v;
   }
 
-  // An int32 value: integral (2.0 counts) and in range.
-  double int32_value(const json& v, const std::string& path, const std::string& what) const {
+  // An integer value of an integer dtype: integral (2.0 counts) and in the dtype's range (int64: |v| < 2^53, so the
+  // double that carries it is exact).
+  double integer_value(const json& v, const std::string& path, const std::string& what, DType t) const {
     double d = number(v, path);
     if (d != std::floor(d)) fail(path, fmt::format("expected an integer for {}, got {}", what, describe(v)));
-    if (d < std::numeric_limits<std::int32_t>::min() || d > std::numeric_limits<std::int32_t>::max())
-      fail(path, fmt::format("expected an integer for {} in [{}, {}], got {}", what,
-                             std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(),
-                             describe(v)));
+    double lo = std::max(min_value(t), -kTwoPow53), hi = std::min(max_value(t), kTwoPow53);
+    if (d < lo || d > hi)
+      fail(path, fmt::format("expected an integer for {} in [{:.0f}, {:.0f}], got {}", what, lo, hi, describe(v)));
     return d == 0 ? 0.0 : d;  // no -0 in integer data
+  }
+
+  double int32_value(const json& v, const std::string& path, const std::string& what) const {
+    return integer_value(v, path, what, DType::int32);
   }
 
   double float32_value(const json& v, const std::string& path, const std::string& what) const {
@@ -442,7 +483,11 @@ class SpecReader {
       if (s == "-0") return 0.0;
       fail(path, fmt::format("'{}' cannot be stored in {}", s, what));
     }
-    return is_floating(p.dtype) ? float32_value(v, path, "value for " + what) : int32_value(v, path, what);
+    if (!is_floating(p.dtype)) return integer_value(v, path, what, p.dtype);
+    double d = float32_value(v, path, "value for " + what);
+    if (p.dtype == DType::float16 && std::fabs(d) > kHalfMax)
+      fail(path, fmt::format("{} is out of float16 range (|x| <= 65504), got {}", what, describe(v)));
+    return d;
   }
 
   // --- parameters -------------------------------------------------------------------------------------------------
@@ -466,9 +511,8 @@ class SpecReader {
       }
       if (const json* init = optional(v[i], "init")) {
         if (p.role == Role::scalar) fail(child(path, "init"), "a scalar has no init: each case's scalars give its value");
-        if (p.role == Role::output)
-          fail(child(path, "init"), "an output has no init: it starts poisoned and solve() must write it");
-        p.init = distribution(*init, child(path, "init"), p);
+        p.init = distribution(*init, child(path, "init"), p, c);
+        p.preset = p.role == Role::output;
       }
     }
     if (std::none_of(c.params.begin(), c.params.end(),
@@ -478,7 +522,7 @@ class SpecReader {
 
   Param declaration(const json& v, const std::string& path, const std::vector<Param>& earlier) const {
     object(v, path);
-    check_keys(v, path, {"name", "role", "dtype", "shape", "init"});
+    check_keys(v, path, {"name", "role", "dtype", "shape", "init", "check"});
     Param p;
     std::string name_path = child(path, "name");
     p.name = string(required(v, path, "name"), name_path);
@@ -499,18 +543,25 @@ class SpecReader {
     std::string role = one_of(required(v, path, "role"), child(path, "role"), {"input", "output", "inout", "scalar"});
     p.role = role == "input" ? Role::input : role == "output" ? Role::output : role == "inout" ? Role::inout
                                                                                                   : Role::scalar;
-    // Reserved dtypes (float16, bfloat16, int8, uint8) are refused here rather than by the worker: a spec that
-    // loads is a spec every stage can run, and its author hears about it on the first `judge list`.
     std::string dtype_path = child(path, "dtype");
     std::string dtype = string(required(v, path, "dtype"), dtype_path);
     auto parsed = parse_dtype(dtype);
     if (!parsed || *parsed == DType::float64)
-      fail(dtype_path, fmt::format("expected one of float32, int32; got '{}'", truncated(dtype)));
+      fail(dtype_path, fmt::format("expected one of {}; got '{}'", buffer_dtype_names(), truncated(dtype)));
     p.dtype = *parsed;
-    if (p.role == Role::scalar && p.dtype != DType::float32 && p.dtype != DType::int32)
-      fail(dtype_path, fmt::format("a scalar must be int32 or float32; got '{}'", dtype));
-    if (p.dtype != DType::float32 && p.dtype != DType::int32)
-      fail(dtype_path, fmt::format("dtype '{}' is reserved: not supported yet; use float32 or int32", dtype));
+    if (p.role == Role::scalar && !is_scalar_dtype(p.dtype))
+      fail(dtype_path, fmt::format("a scalar must be int32, int64 or float32; got '{}'", dtype));
+    p.init = default_distribution(p.dtype);
+    if (const json* check = optional(v, "check")) {
+      std::string check_path = child(path, "check");
+      if (p.role != Role::output && p.role != Role::inout)
+        fail(check_path, fmt::format("only outputs and in-outs are checked; '{}' is {} {}", p.name,
+                                     p.role == Role::input ? "an" : "a", to_string(p.role)));
+      p.check = string(*check, check_path);
+      if (!is_identifier(p.check))
+        fail(check_path, fmt::format("expected the name of a checker (e.g. \"sorted_permutation\"), got '{}'",
+                                     truncated(p.check)));
+    }
     return p;
   }
 
@@ -551,11 +602,23 @@ class SpecReader {
 
   // --- distributions and tolerances -------------------------------------------------------------------------------
 
-  Distribution distribution(const json& v, const std::string& path, const Param& p) const {
+  // A number field of a distribution: a number, or an expression of the scalars evaluated per case (stored in
+  // d.expressions under `key`; the number stays at its default until resolved()).
+  void number_or_expression(const json& v, const std::string& path, const char* key, double& out, Distribution& d,
+                            const Param& p, const Challenge& c, bool element) const {
+    bool special = v.is_string() && (v == "nan" || v == "inf" || v == "-inf" || v == "-0");
+    if (v.is_string() && !special) {
+      d.expressions[key] = expression(v, path, c);
+      return;
+    }
+    out = element ? element_value(v, path, p, std::string_view(key) == "value") : float32_value(v, path, key);
+  }
+
+  Distribution distribution(const json& v, const std::string& path, const Param& p, const Challenge& c) const {
     object(v, path);
-    check_keys(v, path, {"dist", "low", "high", "mean", "stddev", "value", "values", "name", "specials",
+    check_keys(v, path, {"dist", "low", "high", "mean", "stddev", "value", "values", "name", "args", "specials",
                          "special_fraction"});
-    Distribution d;
+    Distribution d = default_distribution(p.dtype);
     std::string kind = one_of(required(v, path, "dist"), child(path, "dist"),
                               {"uniform", "normal", "constant", "values", "custom"});
     std::vector<std::string> fields;
@@ -573,7 +636,7 @@ class SpecReader {
       fields = {"values"};
     } else {
       d.kind = Distribution::Kind::custom;
-      fields = {"name"};
+      fields = {"name", "low", "high", "args"};
     }
     fields.insert(fields.end(), {"dist", "specials", "special_fraction"});
     for (const auto& item : v.items())
@@ -583,24 +646,34 @@ class SpecReader {
 
     auto field = [&](const char* key) { return child(path, key); };
     switch (d.kind) {
-      case Distribution::Kind::uniform: {
-        if (const json* low = optional(v, "low")) d.low = element_value(*low, field("low"), p, false);
-        if (const json* high = optional(v, "high")) d.high = element_value(*high, field("high"), p, false);
-        bool ok = is_floating(p.dtype) ? d.low < d.high : d.low <= d.high;
-        if (!ok)
-          fail(field("high"), fmt::format("expected high {} low, got low {} and high {}",
-                                          is_floating(p.dtype) ? ">" : ">=", d.low, d.high));
-        break;
-      }
-      case Distribution::Kind::normal:
-        if (const json* mean = optional(v, "mean")) d.mean = float32_value(*mean, field("mean"), "mean");
-        if (const json* sd = optional(v, "stddev")) {
-          d.stddev = float32_value(*sd, field("stddev"), "stddev");
-          if (!(d.stddev > 0)) fail(field("stddev"), "expected a number > 0, got " + describe(*sd));
+      case Distribution::Kind::uniform:
+      case Distribution::Kind::custom:
+        if (const json* low = optional(v, "low")) number_or_expression(*low, field("low"), "low", d.low, d, p, c, true);
+        if (const json* high = optional(v, "high"))
+          number_or_expression(*high, field("high"), "high", d.high, d, p, c, true);
+        if (d.kind == Distribution::Kind::custom) {
+          d.custom = non_empty_string(required(v, path, "name"), field("name"));
+          if (!is_identifier(d.custom))
+            fail(field("name"), fmt::format("expected a generator name such as \"sorted\", got '{}'",
+                                            truncated(d.custom)));
+          if (const json* args = optional(v, "args")) {
+            object(*args, field("args"));
+            for (const auto& item : args->items()) {
+              if (!is_identifier(item.key()))
+                fail(child(field("args"), item.key()), "expected an argument name (a C identifier)");
+              d.args[item.key()] = expression(item.value(), child(field("args"), item.key()), c);
+            }
+          }
         }
         break;
+      case Distribution::Kind::normal:
+        if (const json* mean = optional(v, "mean"))
+          number_or_expression(*mean, field("mean"), "mean", d.mean, d, p, c, false);
+        if (const json* sd = optional(v, "stddev"))
+          number_or_expression(*sd, field("stddev"), "stddev", d.stddev, d, p, c, false);
+        break;
       case Distribution::Kind::constant:
-        d.value = element_value(required(v, path, "value"), field("value"), p, true);
+        number_or_expression(required(v, path, "value"), field("value"), "value", d.value, d, p, c, true);
         break;
       case Distribution::Kind::values: {
         const json& values = array(required(v, path, "values"), field("values"), "values", kMaxFileBytes);
@@ -608,9 +681,6 @@ class SpecReader {
           d.values.push_back(element_value(values[i], index(field("values"), i), p, true));
         break;
       }
-      case Distribution::Kind::custom:
-        d.custom = non_empty_string(required(v, path, "name"), field("name"));
-        break;
     }
 
     if (const json* f = optional(v, "special_fraction")) {
@@ -626,13 +696,72 @@ class SpecReader {
     if (d.special_fraction > 0 && d.specials.empty())
       fail(field("specials"), optional(v, "specials") ? "expected a non-empty list when special_fraction > 0"
                                                       : "missing: special_fraction > 0 needs a list of specials");
+    // Fixed numbers are checked now, at their own fields; expressions once per case (check_distribution).
+    if (d.expressions.empty() && d.args.empty()) check_distribution(d, p, {}, path);
     return d;
+  }
+
+  // The resolved numbers of a distribution make sense for the parameter's dtype: a non-empty range inside the
+  // dtype, a positive standard deviation. `scalars` resolves expression fields (a case's values).
+  // `label` is set when the distribution is written elsewhere than `path` (a parameter's init resolved at a case's
+  // scalars): errors then point at the case and name the field in the message.
+  void check_distribution(const Distribution& given, const Param& p, const Env& scalars, const std::string& path,
+                          const std::string& label = {}) const {
+    Distribution d;
+    try {
+      d = given.resolved(scalars);
+      (void)given.resolved_args(scalars);
+    } catch (const ExprError& e) {
+      fail(path, label + e.what());
+    }
+    auto field = [&](const char* key) { return label.empty() ? child(path, key) : path; };
+    auto fail = [&](const std::string& at, const std::string& problem) { this->fail(at, label + problem); };
+    auto within = [&](double x, const char* key) {
+      if (is_floating(p.dtype)) {
+        double limit = p.dtype == DType::float16 ? kHalfMax : FLT_MAX;
+        if (std::fabs(x) > limit)
+          fail(field(key), fmt::format("{} = {} is out of {} range", key, x, to_string(p.dtype)));
+        return;
+      }
+      if (x < min_value(p.dtype) || x > max_value(p.dtype))
+        fail(field(key), fmt::format("{} = {} is out of {} range [{:.0f}, {:.0f}]", key, x, to_string(p.dtype),
+                                     std::max(min_value(p.dtype), -kTwoPow53), std::min(max_value(p.dtype), kTwoPow53)));
+    };
+    switch (d.kind) {
+      case Distribution::Kind::uniform:
+      case Distribution::Kind::custom: {
+        within(d.low, "low");
+        within(d.high, "high");
+        bool ok = is_floating(p.dtype) ? d.low < d.high : d.low <= d.high;
+        if (!ok)
+          fail(field("high"), fmt::format("expected high {} low, got low {} and high {}",
+                                          is_floating(p.dtype) ? ">" : ">=", d.low, d.high));
+        break;
+      }
+      case Distribution::Kind::normal:
+        if (!(d.stddev > 0)) fail(field("stddev"), fmt::format("expected a standard deviation > 0, got {}", d.stddev));
+        break;
+      case Distribution::Kind::constant:
+        if (!std::isnan(d.value) && !std::isinf(d.value)) within(d.value, "value");
+        break;
+      case Distribution::Kind::values:
+        break;
+    }
   }
 
   Tolerance tolerance(const json& v, const std::string& path) const {
     object(v, path);
-    check_keys(v, path, {"exact", "atol", "rtol"});
+    check_keys(v, path, {"exact", "atol", "rtol", "rel_norm"});
     Tolerance t;
+    if (const json* norm = optional(v, "rel_norm")) {
+      for (const char* other : {"exact", "atol", "rtol"})
+        if (optional(v, other))
+          fail(child(path, other), "not allowed with \"rel_norm\": give either rel_norm, exact, or atol/rtol");
+      t.rel_norm = number(*norm, child(path, "rel_norm"));
+      if (!(t.rel_norm > 0 && t.rel_norm < 1))
+        fail(child(path, "rel_norm"), "expected a relative norm bound in (0, 1), e.g. 1e-3, got " + describe(*norm));
+      return t;
+    }
     if (const json* exact = optional(v, "exact")) {
       if (!exact->is_boolean()) fail(child(path, "exact"), "expected true or false, got " + describe(*exact));
       t.exact = exact->get<bool>();
@@ -645,7 +774,8 @@ class SpecReader {
       return t;
     }
     if (!atol && !rtol)
-      fail(path, "expected {\"atol\": a, \"rtol\": r} (one of them may be left out, meaning 0) or {\"exact\": true}");
+      fail(path, "expected {\"atol\": a, \"rtol\": r} (one of them may be left out, meaning 0), {\"exact\": true} or "
+                 "{\"rel_norm\": r}");
     if (atol) t.atol = non_negative(*atol, child(path, "atol"));
     if (rtol) t.rtol = non_negative(*rtol, child(path, "rtol"));
     return t;
@@ -689,8 +819,9 @@ class SpecReader {
       std::string value_path = child(scalars_path, p.name);
       const json* value = optional(scalars, p.name);
       if (value == nullptr) fail(value_path, fmt::format("missing value for scalar parameter '{}'", p.name));
-      k.scalars[p.name] = p.dtype == DType::int32 ? int32_value(*value, value_path, "int32 scalar")
-                                                  : float32_value(*value, value_path, "float32 scalar");
+      k.scalars[p.name] = is_integer(p.dtype)
+                              ? integer_value(*value, value_path, fmt::format("{} scalar", to_string(p.dtype)), p.dtype)
+                              : float32_value(*value, value_path, "float32 scalar");
     }
 
     if (const json* inputs = optional(v, "inputs")) {
@@ -703,12 +834,23 @@ class SpecReader {
         if (p->role != Role::input && p->role != Role::inout)
           fail(input_path, fmt::format("'{}' is {} {}; only input and inout parameters have a distribution", p->name,
                                        p->role == Role::output ? "an" : "a", to_string(p->role)));
-        k.inputs[p->name] = distribution(item.value(), input_path, *p);
+        k.inputs[p->name] = distribution(item.value(), input_path, *p, c);
       }
     }
     if (const json* tol = optional(v, "tolerance")) k.tolerance = tolerance(*tol, child(path, "tolerance"));
 
     check_sizes(c, k, scalars_path);
+    check_constraints(c, k, scalars_path);
+    for (const auto& p : c.params) {
+      if (p.role != Role::input && p.role != Role::inout) continue;
+      const Distribution& d = c.distribution_for(p, k);
+      if (d.expressions.empty() && d.args.empty()) continue;
+      if (k.inputs.count(p.name) > 0)
+        check_distribution(d, p, k.scalars, child(child(path, "inputs"), p.name));
+      else
+        check_distribution(d, p, k.scalars, scalars_path,
+                           fmt::format("params[{}].init at these scalars: ", &p - c.params.data()));
+    }
     return k;
   }
 
@@ -750,6 +892,23 @@ class SpecReader {
                                      static_cast<double>(device_bytes) / (1 << 30)));
     cost(c.flops, "flops", k, scalars_path);
     if (c.bytes) cost(*c.bytes, "bytes", k, scalars_path);
+  }
+
+  void check_constraints(const Challenge& c, const Case& k, const std::string& scalars_path) const {
+    for (const Expr& e : c.constraints) {
+      double holds = 0;
+      try {
+        holds = e.eval(k.scalars);
+      } catch (const ExprError& err) {
+        fail(scalars_path, fmt::format("constraint '{}' cannot be evaluated here: {}", truncated(e.text()), err.what()));
+      }
+      if (holds == 0) {
+        std::string values;
+        for (const auto& name : e.identifiers())
+          values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", name, k.scalars.at(name));
+        fail(scalars_path, fmt::format("constraint '{}' does not hold ({})", truncated(e.text()), values));
+      }
+    }
   }
 
   void cost(const Expr& e, const char* field, const Case& k, const std::string& scalars_path) const {

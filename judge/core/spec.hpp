@@ -42,6 +42,16 @@ struct Distribution {
   // specials (which may hold NaN, +/-Inf, -0.0: written in JSON as "nan", "inf", "-inf", "-0").
   std::vector<double> specials;
   double special_fraction = 0.0;
+  // Fields written as expressions of the scalar parameters ("high": "C-1"), by field name (low, high, mean,
+  // stddev, value): their numbers above are only known per case, from resolved().
+  std::map<std::string, Expr> expressions;
+  // custom: the generator's arguments, each an expression of the scalars ({"nnz": "nnz", "cols": "C"}).
+  std::map<std::string, Expr> args;
+
+  // This distribution with every expression evaluated for a case's scalars. Throws ExprError.
+  Distribution resolved(const Env& scalars) const;
+  // The custom generator's arguments for a case's scalars. Throws ExprError.
+  std::map<std::string, double> resolved_args(const Env& scalars) const;
 };
 std::string_view to_string(Distribution::Kind k);
 
@@ -51,6 +61,10 @@ struct Param {
   DType dtype = DType::float32;
   std::vector<Expr> shape;  // empty for scalars; element count is the product
   Distribution init;        // inputs and in-outs
+  std::string check;        // outputs and in-outs: a registered checker's name; empty = element-wise
+  // Outputs only: the output holds `init` on entry instead of the poison pattern. For LeetGPU compatibility only:
+  // LeetGPU hands some outputs over zeroed (histogramming, monte_carlo_integration), and its users rely on it.
+  bool preset = false;
   bool is_buffer() const { return role != Role::scalar; }
 };
 
@@ -70,6 +84,7 @@ struct Challenge {
   std::string difficulty;           // easy | medium | hard
   std::string summary;              // one line
   std::vector<Param> params;        // in solve()'s parameter order
+  std::vector<Expr> constraints;    // must hold (be non-zero) for every case's scalars: "k <= N"
   Tolerance tolerance;
   Expr flops;                       // per call
   std::optional<Expr> bytes;        // per call; default: every buffer read (inputs), written (outputs) or both

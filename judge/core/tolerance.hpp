@@ -19,6 +19,11 @@ struct Tolerance {
   bool exact = false;
   double atol = 0.0;
   double rtol = 0.0;
+  // rel_norm > 0: the output as a whole passes when ||out - ref||_2 <= rel_norm * ||ref||_2 (for half-precision
+  // accumulation, where element-wise bounds are wrong). Elements are then only required to be finite where the
+  // reference is (and NaN/Inf where it is); atol/rtol are unused.
+  double rel_norm = 0.0;
+  bool norm() const { return rel_norm > 0.0; }
 };
 
 JUDGE_HD inline bool is_nan_value(double x) { return x != x; }
@@ -29,9 +34,15 @@ JUDGE_HD inline bool element_matches(double got, double want, Tolerance tol) {
   if (is_inf_value(want)) return got == want;
   if (is_nan_value(got) || is_inf_value(got)) return false;
   if (tol.exact) return got == want;
+  if (tol.rel_norm > 0.0) return true;  // judged on the whole output (norm_matches)
   double diff = got > want ? got - want : want - got;
   double mag = want < 0 ? -want : want;
   return diff <= tol.atol + tol.rtol * mag;
+}
+
+// The norm rule, from the sums of squares of (out - ref) and of ref over the finite elements.
+JUDGE_HD inline bool norm_matches(double sum_sq_diff, double sum_sq_ref, Tolerance tol) {
+  return sum_sq_diff <= tol.rel_norm * tol.rel_norm * sum_sq_ref;
 }
 
 // Outputs are filled with this bit pattern before every call. For float32 it is a signalling NaN that arithmetic

@@ -106,6 +106,25 @@ TEST(Expr, Modulo) {
   EXPECT_EQ(eval("7.5%2"), 1.5);
 }
 
+// Constraints: comparisons and logic give 1 or 0, bind looser than arithmetic, && tighter than ||.
+TEST(Expr, ComparisonsAndLogic) {
+  Env env{{"k", 5}, {"N", 8}, {"C", 4}};
+  EXPECT_EQ(eval("k <= N", env), 1.0);
+  EXPECT_EQ(eval("k > N", env), 0.0);
+  EXPECT_EQ(eval("N % C == 0", env), 1.0);
+  EXPECT_EQ(eval("k != 5", env), 0.0);
+  EXPECT_EQ(eval("k + 3 >= N", env), 1.0);
+  EXPECT_EQ(eval("k < N && N < 2*C", env), 0.0);
+  EXPECT_EQ(eval("k < N && N <= 2*C", env), 1.0);
+  EXPECT_EQ(eval("0 && 1 || 1", env), 1.0);
+  EXPECT_EQ(eval("1 || 0 && 0", env), 1.0);
+  EXPECT_EQ(eval("!(k > N)", env), 1.0);
+  EXPECT_EQ(eval("!0 + 1", env), 2.0);
+  EXPECT_EQ(parse_error("k < N < C"), "in expression 'k < N < C': comparisons cannot be chained; combine them with && at column 7");
+  EXPECT_EQ(parse_error("k = N"), "in expression 'k = N': expected '==' for equality at column 3");
+  EXPECT_EQ(parse_error("k | N"), "in expression 'k | N': expected '||' at column 3");
+}
+
 TEST(Expr, ParseErrorsNameTextAndColumn) {
   EXPECT_EQ(parse_error("2*M*"), "in expression '2*M*': expected a number, name or '(' at column 5");
   EXPECT_EQ(parse_error(""), "in expression '': expected a number, name or '(' at column 1");
@@ -113,17 +132,16 @@ TEST(Expr, ParseErrorsNameTextAndColumn) {
   EXPECT_EQ(parse_error("2*)"), "in expression '2*)': expected a number, name or '(' at column 3");
   EXPECT_EQ(parse_error("(M+1"), "in expression '(M+1': expected ')' at column 5");
   EXPECT_EQ(parse_error("M N"),
-            "in expression 'M N': unexpected 'N'; expected an operator (+ - * / % ^) or the end at column 3");
+            "in expression 'M N': unexpected 'N'; expected an operator (+ - * / % ^ < <= > >= == != && ||) or the end at column 3");
   EXPECT_EQ(parse_error("2M"),
-            "in expression '2M': unexpected 'M'; expected an operator (+ - * / % ^) or the end at column 2");
+            "in expression '2M': unexpected 'M'; expected an operator (+ - * / % ^ < <= > >= == != && ||) or the end at column 2");
   EXPECT_EQ(parse_error("M)"),
-            "in expression 'M)': unexpected ')'; expected an operator (+ - * / % ^) or the end at column 2");
-  EXPECT_EQ(parse_error("M & N"),
-            "in expression 'M & N': unexpected '&'; expected an operator (+ - * / % ^) or the end at column 3");
+            "in expression 'M)': unexpected ')'; expected an operator (+ - * / % ^ < <= > >= == != && ||) or the end at column 2");
+  EXPECT_EQ(parse_error("M & N"), "in expression 'M & N': expected '&&' at column 3");
   EXPECT_EQ(parse_error("M\x01"),
-            "in expression 'M\x01': unexpected byte 0x01; expected an operator (+ - * / % ^) or the end at column 2");
+            "in expression 'M\x01': unexpected byte 0x01; expected an operator (+ - * / % ^ < <= > >= == != && ||) or the end at column 2");
   EXPECT_EQ(parse_error("1e"),
-            "in expression '1e': unexpected 'e'; expected an operator (+ - * / % ^) or the end at column 2");
+            "in expression '1e': unexpected 'e'; expected an operator (+ - * / % ^ < <= > >= == != && ||) or the end at column 2");
   EXPECT_EQ(parse_error("."), "in expression '.': expected digits around '.' at column 1");
   EXPECT_EQ(parse_error("1e999"), "in expression '1e999': number out of range at column 1");
   EXPECT_EQ(parse_error("min(1,"), "in expression 'min(1,': expected a number, name or '(' at column 7");

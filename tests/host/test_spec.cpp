@@ -200,6 +200,67 @@ TEST(Spec, DeviceMemoryAtTheLimitIsAccepted) {
   EXPECT_NO_THROW(parse(j));
 }
 
+// Version 2 of the format: every new field parsed, and expression fields resolved per case.
+TEST(Spec, Version2Fields) {
+  json j = base();
+  j["constraints"] = {"M >= 1 && N >= 1", "K % 1 == 0"};
+  j["params"][0]["dtype"] = "float16";
+  j["params"][1]["init"] = {{"dist", "custom"}, {"name", "sparse"}, {"low", -10}, {"high", 10},
+                            {"args", {{"nnz", "N*K/2"}}}};
+  j["params"][2]["check"] = "topk";
+  j["params"][3]["dtype"] = "uint8";
+  j["params"][3]["init"] = {{"dist", "uniform"}, {"low", 0}, {"high", "min(255, M + 1)"}};
+  j["params"][7]["dtype"] = "int64";
+  j["params"][7]["name"] = "big";
+  j["tests"][0]["scalars"] = {{"M", 1}, {"N", 1}, {"K", 1}, {"big", 4000000000.0}};
+  j["tests"][1]["scalars"] = {{"M", 33}, {"N", 17}, {"K", 65}, {"big", -5}};
+  j["tests"][1].erase("inputs");
+  j["benchmarks"][0]["scalars"] = {{"M", 1024}, {"N", 1024}, {"K", 1024}, {"big", 1}};
+  j["tolerance"] = {{"rel_norm", 1e-3}};
+  Challenge c = parse(j);
+  ASSERT_EQ(c.constraints.size(), 2u);
+  EXPECT_EQ(c.params[0].dtype, DType::float16);
+  EXPECT_EQ(c.params[2].check, "topk");
+  EXPECT_EQ(c.params[3].dtype, DType::uint8);
+  EXPECT_EQ(c.params[7].dtype, DType::int64);
+  EXPECT_DOUBLE_EQ(c.tests[0].scalars.at("big"), 4000000000.0);
+  EXPECT_DOUBLE_EQ(c.tolerance.rel_norm, 1e-3);
+  EXPECT_TRUE(c.tolerance.norm());
+  EXPECT_EQ(c.signature(),
+            "extern \"C\" void solve(const half* A, const float* B, float* C, unsigned char* H, int M, int N, int K, "
+            "long long big)");
+  const Distribution& h = c.params[3].init;
+  EXPECT_EQ(h.expressions.count("high"), 1u);
+  EXPECT_DOUBLE_EQ(h.resolved(c.tests[1].scalars).high, 34);
+  EXPECT_DOUBLE_EQ(h.resolved(c.benchmarks[0].scalars).high, 255);
+  const Distribution& b = c.params[1].init;
+  EXPECT_EQ(b.kind, Distribution::Kind::custom);
+  EXPECT_EQ(b.custom, "sparse");
+  EXPECT_DOUBLE_EQ(b.low, -10);
+  EXPECT_DOUBLE_EQ(b.resolved_args(c.tests[1].scalars).at("nnz"), 17 * 65 / 2.0);
+  // bytes: a float16 input moves 2 bytes an element, a uint8 in-out 1 byte each way.
+  EXPECT_DOUBLE_EQ(c.bytes_for(c.tests[1].scalars), 2.0 * 33 * 17 + 4.0 * 17 * 65 + 4.0 * 33 * 65 + 2.0 * 16);
+}
+
+// LeetGPU zeroes some outputs before the call; a spec says so with an init on the output.
+TEST(Spec, OutputWithInitIsPreset) {
+  json j = base();
+  j["params"][2]["init"] = {{"dist", "constant"}, {"value", 0}};
+  Challenge c = parse(j);
+  EXPECT_TRUE(c.params[2].preset);
+  EXPECT_FALSE(c.params[0].preset);
+  EXPECT_EQ(c.params[2].init.kind, Distribution::Kind::constant);
+}
+
+TEST(Spec, UnsignedBuffersDefaultToNonNegativeValues) {
+  json j = base();
+  j["params"][3]["dtype"] = "uint32";
+  j["params"][3].erase("init");
+  Challenge c = parse(j);
+  EXPECT_DOUBLE_EQ(c.params[3].init.low, 0);
+  EXPECT_DOUBLE_EQ(c.params[3].init.high, 1);
+}
+
 TEST(Spec, ToString) {
   EXPECT_EQ(judge::to_string(Role::input), "input");
   EXPECT_EQ(judge::to_string(Role::output), "output");
@@ -220,10 +281,13 @@ TEST(DType, NamesSizesAndCTypes) {
     std::size_t size;
     bool floating;
   };
-  for (const Row& r : {Row{DType::float32, "float32", "float", 4, true}, Row{DType::float16, "float16", "__half", 2, true},
+  // C spellings are LeetGPU's (half, unsigned char), so signatures read as its starters do.
+  for (const Row& r : {Row{DType::float32, "float32", "float", 4, true}, Row{DType::float16, "float16", "half", 2, true},
                        Row{DType::bfloat16, "bfloat16", "__nv_bfloat16", 2, true},
                        Row{DType::int32, "int32", "int", 4, false}, Row{DType::int8, "int8", "int8_t", 1, false},
-                       Row{DType::uint8, "uint8", "uint8_t", 1, false},
+                       Row{DType::uint8, "uint8", "unsigned char", 1, false},
+                       Row{DType::uint32, "uint32", "unsigned int", 4, false},
+                       Row{DType::int64, "int64", "long long", 8, false},
                        Row{DType::float64, "float64", "double", 8, true}}) {
     EXPECT_EQ(judge::to_string(r.t), r.name);
     EXPECT_EQ(judge::c_type(r.t), r.c);
@@ -365,10 +429,25 @@ const std::vector<Rule> kRules = {
   {"ParamMissingRole", {{"/params/2/role", kRemove}}, "params[2].role", "missing required field 'role'"},
   {"ParamRoleChoice", {{"/params/2/role", J(R"("ouput")")}}, "params[2].role", "expected one of input, output, inout, scalar; got 'ouput'"},
   {"ParamMissingDtype", {{"/params/2/dtype", kRemove}}, "params[2].dtype", "missing required field 'dtype'"},
-  {"ParamDtypeUnknown", {{"/params/2/dtype", J(R"("float")")}}, "params[2].dtype", "expected one of float32, int32; got 'float'"},
-  {"ParamDtypeFloat64", {{"/params/2/dtype", J(R"("float64")")}}, "params[2].dtype", "expected one of float32, int32; got 'float64'"},
-  {"ParamDtypeReserved", {{"/params/0/dtype", J(R"("float16")")}}, "params[0].dtype", "dtype 'float16' is reserved: not supported yet"},
-  {"ScalarDtype", {{"/params/4/dtype", J(R"("int8")")}}, "params[4].dtype", "a scalar must be int32 or float32; got 'int8'"},
+  {"ParamDtypeUnknown", {{"/params/2/dtype", J(R"("float")")}}, "params[2].dtype", "expected one of float32, float16, bfloat16, int8, uint8, int32, uint32, int64; got 'float'"},
+  {"ParamDtypeFloat64", {{"/params/2/dtype", J(R"("float64")")}}, "params[2].dtype", "expected one of float32, float16, bfloat16, int8, uint8, int32, uint32, int64; got 'float64'"},
+  {"ScalarDtype", {{"/params/4/dtype", J(R"("int8")")}}, "params[4].dtype", "a scalar must be int32, int64 or float32; got 'int8'"},
+  {"Int8ValueRange", {{"/params/3/dtype", J(R"("int8")")}, {"/params/3/init", J(R"({"dist": "values", "values": [1, 200]})")}}, "params[3].init.values[1]", "expected an integer for int8 parameter 'H' in [-128, 127], got 200"},
+  {"Uint8NegativeLow", {{"/params/3/dtype", J(R"("uint8")")}, {"/params/3/init", J(R"({"dist": "uniform", "low": -1, "high": 4})")}}, "params[3].init.low", "expected an integer for uint8 parameter 'H' in [0, 255], got -1"},
+  {"Float16ValueRange", {{"/params/0/dtype", J(R"("float16")")}, {"/params/0/init", J(R"({"dist": "constant", "value": 70000})")}}, "params[0].init.value", "out of float16 range"},
+  {"CheckOnInput", {{"/params/0/check", J(R"("topk")")}}, "params[0].check", "only outputs and in-outs are checked; 'A' is an input"},
+  {"CheckNotAName", {{"/params/2/check", J(R"("top k")")}}, "params[2].check", "expected the name of a checker"},
+  {"ConstraintNotAString", {{"/constraints", J("[1]")}}, "constraints[0]", "expected an expression string such as \"k <= N\""},
+  {"ConstraintUnknownName", {{"/constraints", J(R"(["k <= N"])")}}, "constraints[0]", "unknown name 'k'"},
+  {"ConstraintSyntax", {{"/constraints", J(R"(["M < N < K"])")}}, "constraints[0]", "comparisons cannot be chained"},
+  {"ConstraintFails", {{"/constraints", J(R"(["M <= N"])")}}, "tests[1].scalars", "constraint 'M <= N' does not hold (M = 33, N = 17)"},
+  {"RangeExpressionEmptyAtCase", {{"/params/3/init", J(R"({"dist": "uniform", "low": 0, "high": "M - 2"})")}}, "tests[0].scalars", "params[3].init at these scalars: expected high >= low, got low 0 and high -1"},
+  {"RangeExpressionInOverride", {{"/tests/1/inputs/A", J(R"({"dist": "uniform", "low": "N", "high": "M - 20"})")}}, "tests[1].inputs.A.high", "expected high > low, got low 17 and high 13"},
+  {"CustomArgsNotObject", {{"/params/0/init", J(R"({"dist": "custom", "name": "sparse", "args": 3})")}}, "params[0].init.args", "expected an object"},
+  {"CustomArgUnknownName", {{"/params/0/init", J(R"({"dist": "custom", "name": "sparse", "args": {"nnz": "Q"}})")}}, "params[0].init.args.nnz", "unknown name 'Q'"},
+  {"CustomNameNotIdentifier", {{"/params/0/init", J(R"({"dist": "custom", "name": "a b"})")}}, "params[0].init.name", "expected a generator name"},
+  {"RelNormWithAtol", {{"/tolerance", J(R"({"rel_norm": 0.01, "atol": 1})")}}, "tolerance.atol", "not allowed with \"rel_norm\""},
+  {"RelNormRange", {{"/tolerance", J(R"({"rel_norm": 2})")}}, "tolerance.rel_norm", "expected a relative norm bound in (0, 1)"},
   {"BufferMissingShape", {{"/params/0/shape", kRemove}}, "params[0].shape", "missing required field 'shape'"},
   {"ShapeNotAList", {{"/params/0/shape", J(R"("N")")}}, "params[0].shape", "expected a list of dimension expressions"},
   {"ShapeEmpty", {{"/params/0/shape", J("[]")}}, "params[0].shape", "expected a non-empty list of dimension expressions"},
@@ -379,7 +458,7 @@ const std::vector<Rule> kRules = {
   {"ShapeUsesBuffer", {{"/params/0/shape/0", J(R"("B*2")")}}, "params[0].shape[0]", "'B' in expression 'B*2' is a buffer"},
   {"ScalarWithShape", {{"/params/4/shape", J(R"(["1"])")}}, "params[4].shape", "a scalar has no shape"},
   {"ScalarWithInit", {{"/params/4/init", J(R"({"dist": "constant", "value": 1})")}}, "params[4].init", "a scalar has no init"},
-  {"OutputWithInit", {{"/params/2/init", J(R"({"dist": "constant", "value": 1})")}}, "params[2].init", "an output has no init"},
+  {"OutputInitChecked", {{"/params/2/init", J(R"({"dist": "constant", "value": "nope"})")}}, "params[2].init.value", "unknown name 'nope'"},
   {"NoOutput", {{"/params/2/role", J(R"("input")")}, {"/params/3/role", J(R"("input")")}}, "params", "no output or inout parameter"},
 
   // Distributions
@@ -388,13 +467,13 @@ const std::vector<Rule> kRules = {
   {"InitMissingDist", {{"/params/0/init/dist", kRemove}}, "params[0].init.dist", "missing required field 'dist'"},
   {"InitDistChoice", {{"/params/0/init/dist", J(R"("gauss")")}}, "params[0].init.dist", "expected one of uniform, normal, constant, values, custom; got 'gauss'"},
   {"InitFieldOfOtherDist", {{"/params/0/init/stddev", J("1")}}, "params[0].init.stddev", "'stddev' does not apply to dist 'uniform'; expected one of low, high, dist, specials, special_fraction"},
-  {"UniformLowNotANumber", {{"/params/0/init/low", J(R"("a")")}}, "params[0].init.low", "expected a number, got 'a'"},
+  {"UniformLowNotANumber", {{"/params/0/init/low", J(R"("a")")}}, "params[0].init.low", "unknown name 'a' in expression 'a'"},
   {"UniformEmptyRange", {{"/params/0/init/low", J("2")}}, "params[0].init.high", "expected high > low, got low 2 and high 2"},
   {"UniformFloat32Range", {{"/params/0/init/low", J("-1e300")}}, "params[0].init.low", "is out of float32 range, got -1e+300"},
   {"UniformInt32Integral", {{"/params/3/init", J(R"({"dist": "uniform", "low": 0.5, "high": 4})")}}, "params[3].init.low", "expected an integer for int32 parameter 'H', got 0.5"},
   {"UniformInt32Range", {{"/params/3/init", J(R"({"dist": "uniform", "low": 5, "high": 4})")}}, "params[3].init.high", "expected high >= low, got low 5 and high 4"},
   {"UniformInt32Bounds", {{"/params/3/init", J(R"({"dist": "uniform", "low": 0, "high": 2147483648})")}}, "params[3].init.high", "expected an integer for int32 parameter 'H' in [-2147483648, 2147483647], got 2147483648"},
-  {"NormalStddevPositive", {{"/params/0/init", J(R"({"dist": "normal", "stddev": 0})")}}, "params[0].init.stddev", "expected a number > 0, got 0"},
+  {"NormalStddevPositive", {{"/params/0/init", J(R"({"dist": "normal", "stddev": 0})")}}, "params[0].init.stddev", "expected a standard deviation > 0, got 0"},
   {"ConstantMissingValue", {{"/params/3/init/value", kRemove}}, "params[3].init.value", "missing required field 'value'"},
   {"ValuesEmpty", {{"/params/3/init", J(R"({"dist": "values", "values": []})")}}, "params[3].init.values", "expected a non-empty list of values"},
   {"ValuesNotAList", {{"/params/3/init", J(R"({"dist": "values", "values": 3})")}}, "params[3].init.values", "expected a list of values, got 3"},
@@ -456,7 +535,7 @@ const std::vector<Rule> kRules = {
   {"CaseInputsUnknownParam", {{"/tests/1/inputs/Z", J(R"({"dist": "normal"})")}}, "tests[1].inputs.Z", "no parameter named 'Z'"},
   {"CaseInputsOutput", {{"/tests/1/inputs/C", J(R"({"dist": "normal"})")}}, "tests[1].inputs.C", "'C' is an output; only input and inout parameters have a distribution"},
   {"CaseInputsScalar", {{"/tests/1/inputs/M", J(R"({"dist": "normal"})")}}, "tests[1].inputs.M", "'M' is a scalar; only input and inout parameters"},
-  {"CaseInputsBadDistribution", {{"/tests/1/inputs/A/stddev", J("-1")}}, "tests[1].inputs.A.stddev", "expected a number > 0, got -1"},
+  {"CaseInputsBadDistribution", {{"/tests/1/inputs/A/stddev", J("-1")}}, "tests[1].inputs.A.stddev", "expected a standard deviation > 0, got -1"},
   {"CaseInputsInt32Values", {{"/tests/1/inputs/H/values/0", J("1.5")}}, "tests[1].inputs.H.values[0]", "expected an integer for int32 parameter 'H', got 1.5"},
   {"CaseToleranceOverride", {{"/tests/1/tolerance", J(R"({"atol": -0.1})")}}, "tests[1].tolerance.atol", "expected a number >= 0, got -0.1"},
   {"BenchmarkToleranceOverride", {{"/benchmarks/0/tolerance", J(R"({"exact": true, "rtol": 0})")}}, "benchmarks[0].tolerance.rtol", "not allowed with \"exact\": true"},

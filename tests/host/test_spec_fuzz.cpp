@@ -28,23 +28,29 @@ const char* const kValid = R"spec({
     {"name": "A", "role": "input", "dtype": "float32", "shape": ["M", "ceil_div(N, 2)"],
      "init": {"dist": "uniform", "low": -1, "high": 1, "specials": ["nan", "-0", 3], "special_fraction": 0.01}},
     {"name": "B", "role": "input", "dtype": "int32", "shape": ["N"], "init": {"dist": "values", "values": [1, -2, 3]}},
-    {"name": "C", "role": "output", "dtype": "float32", "shape": ["M", "N"]},
+    {"name": "C", "role": "output", "dtype": "float32", "shape": ["M", "N"], "check": "topk"},
     {"name": "D", "role": "inout", "dtype": "float32", "shape": ["max(M, N)"], "init": {"dist": "normal", "stddev": 2}},
+    {"name": "E", "role": "input", "dtype": "uint8", "shape": ["N"], "init": {"dist": "uniform", "low": 0, "high": "min(N, 255)"}},
+    {"name": "F", "role": "input", "dtype": "float16", "shape": ["M"],
+     "init": {"dist": "custom", "name": "sparse", "low": -2, "high": 2, "args": {"nnz": "M/2"}}},
+    {"name": "G", "role": "output", "dtype": "int64", "shape": ["1"]},
     {"name": "M", "role": "scalar", "dtype": "int32"},
     {"name": "N", "role": "scalar", "dtype": "int32"},
-    {"name": "s", "role": "scalar", "dtype": "float32"}
+    {"name": "s", "role": "scalar", "dtype": "float32"},
+    {"name": "t", "role": "scalar", "dtype": "int64"}
   ],
+  "constraints": ["M <= N || N == 0", "t >= 0 && t % 2 == 0"],
   "tolerance": {"atol": 1e-5, "rtol": 1e-4},
   "flops": "2*M*N",
   "bytes": "4*(M*N + N)",
   "timeout_s": 2.5,
   "tests": [
-    {"name": "small", "scalars": {"M": 1, "N": 3, "s": 0.5}, "note": "edges",
+    {"name": "small", "scalars": {"M": 1, "N": 3, "s": 0.5, "t": 2}, "note": "edges",
      "inputs": {"A": {"dist": "constant", "value": "inf"}, "D": {"dist": "custom", "name": "sorted"}},
      "tolerance": {"exact": true}},
-    {"name": "empty", "scalars": {"M": 0, "N": 0, "s": -1}}
+    {"name": "empty", "scalars": {"M": 0, "N": 0, "s": -1, "t": 0}, "tolerance": {"rel_norm": 0.01}}
   ],
-  "benchmarks": [{"name": "big", "scalars": {"M": 4096, "N": 4096, "s": 1}, "tolerance": {"rtol": 1e-3}}]
+  "benchmarks": [{"name": "big", "scalars": {"M": 4096, "N": 4096, "s": 1, "t": 4000000000}, "tolerance": {"rtol": 1e-3}}]
 })spec";
 
 // Keys and strings that mean something to the parser, so random edits often reach deep checks.
@@ -52,10 +58,11 @@ const std::vector<std::string> kKeys = {
     "id", "title", "difficulty", "summary", "params", "tolerance", "flops", "bytes", "timeout_s", "tests",
     "benchmarks", "name", "role", "dtype", "shape", "init", "dist", "low", "high", "mean", "stddev", "value",
     "values", "specials", "special_fraction", "exact", "atol", "rtol", "note", "scalars", "inputs", "A", "B", "C",
-    "D", "M", "N", "s", "", "a b", "\xc3\xa9"};
+    "D", "M", "N", "s", "", "a b", "\xc3\xa9", "constraints", "check", "args", "nnz", "rel_norm", "E", "F", "G", "t"};
 const std::vector<std::string> kStrings = {
     "", "nan", "inf", "-inf", "-0", "M", "N", "M*N", "2*M*", "N/(M-M)", "sqrt(-1)", "ceil_div(N, 0)", "2^2^2^2^2",
-    "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1", "-M", "float32", "int32", "float16",
+    "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1", "-M", "float32", "int32", "float16", "bfloat16", "int8", "uint8", "uint32", "int64", "M <= N", "M < N < M",
+    "t == 1", "!M", "M && ", "|| N", "topk", "sorted_permutation", "sparse", "M - N",
     "float64", "input", "output", "inout", "scalar", "uniform", "normal", "constant", "values", "custom", "easy",
     "__x", "float", "a b", "1x1", "\xc3\xa9", std::string(5000, 'N')};
 
@@ -175,8 +182,13 @@ bool check(const std::string& text) {
           std::int64_t n = c.element_count(p, k.scalars);
           EXPECT_GE(n, 0);
           EXPECT_LT(n, std::int64_t{1} << 31);
-          if (p.role != judge::Role::output) c.distribution_for(p, k);
+          if (p.role == judge::Role::output) continue;
+          // Expression fields and generator arguments resolve at every case's scalars.
+          const judge::Distribution& d = c.distribution_for(p, k);
+          EXPECT_NO_THROW(d.resolved(k.scalars));
+          EXPECT_NO_THROW(d.resolved_args(k.scalars));
         }
+        for (const auto& e : c.constraints) EXPECT_NE(e.eval(k.scalars), 0.0) << e.text();
         EXPECT_TRUE(std::isfinite(c.flops_for(k.scalars)));
         EXPECT_TRUE(std::isfinite(c.bytes_for(k.scalars)));
         c.tolerance_for(k);
