@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "judge/worker/element.cuh"
 #include "judge/worker/readback.cuh"
 #include "judge/worker/rng.hpp"
 #include "judge/worker/vec4.cuh"
@@ -73,19 +74,6 @@ __device__ double sample(const GenParams& p, std::uint64_t key, std::uint64_t i)
   return v;
 }
 
-template <class T>
-__device__ T convert(double v) {
-  return static_cast<T>(v);
-}
-template <>
-__device__ int convert<int>(double v) {
-  // Saturate instead of the undefined behaviour of an out-of-range conversion.
-  if (!(v == v)) return 0;
-  if (v >= 2147483647.0) return 2147483647;
-  if (v <= -2147483648.0) return -2147483647 - 1;
-  return static_cast<int>(v);
-}
-
 // float32 inputs: a 32-bit counter hash (murmur3's finaliser, keyed twice) and float arithmetic are several times
 // cheaper than the 64-bit hash and double maths, so generation runs near memory speed. int32 keeps the 64-bit path
 // (its ranges need more than 24 random bits).
@@ -140,14 +128,21 @@ __device__ float sample_float(const GenParams& p, const Keys32& k, std::uint32_t
   return v;
 }
 
+// Floating types take the float path (half types round its result); integer types the 64-bit one, saturated.
 template <class T>
 __device__ T sample_as(const GenParams& p, std::uint64_t key, const Keys32& k, std::int64_t i) {
   if constexpr (std::is_same_v<T, float>) {
     return sample_float(p, k, static_cast<std::uint32_t>(i));
+  } else if constexpr (is_half_type<T>) {
+    return from_double<T>(sample_float(p, k, static_cast<std::uint32_t>(i)));
   } else {
-    return convert<T>(sample(p, key, static_cast<std::uint64_t>(i)));
+    return from_double<T>(sample(p, key, static_cast<std::uint64_t>(i)));
   }
 }
+
+// float and int move four elements per 16-byte access; the other types one at a time.
+template <class T>
+constexpr bool kVectorised = std::is_same_v<T, float> || std::is_same_v<T, int>;
 
 // Four consecutive elements per thread, one 16-byte store when the pointer allows it.
 template <class T>
@@ -156,7 +151,9 @@ __global__ void generate_kernel(T* out, std::int64_t count, GenParams p, std::ui
   bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   for (std::int64_t base = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * 4; base < count;
        base += std::int64_t(gridDim.x) * blockDim.x * 4) {
-    if (aligned && base + 3 < count) {
+    if constexpr (!kVectorised<T>) {
+      for (std::int64_t i = base; i < count && i < base + 4; ++i) out[i] = sample_as<T>(p, key, k, i);
+    } else if (aligned && base + 3 < count) {
       typename Vec4<T>::type v;
       v.x = sample_as<T>(p, key, k, base);
       v.y = sample_as<T>(p, key, k, base + 1);
@@ -170,15 +167,6 @@ __global__ void generate_kernel(T* out, std::int64_t count, GenParams p, std::ui
 }
 
 template <class T>
-__device__ bool same_bits(T a, T b) {
-  static_assert(sizeof(T) == 4, "4-byte element types only");
-  unsigned ua, ub;
-  memcpy(&ua, &a, 4);
-  memcpy(&ub, &b, 4);
-  return ua == ub;
-}
-
-template <class T>
 __global__ void changed_kernel(const T* data, std::int64_t count, GenParams p, std::uint64_t key,
                                unsigned long long* changed) {
   Keys32 k = keys_of(key);
@@ -187,7 +175,10 @@ __global__ void changed_kernel(const T* data, std::int64_t count, GenParams p, s
   for (std::int64_t base = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * 4; base < count;
        base += std::int64_t(gridDim.x) * blockDim.x * 4) {
     // Bitwise: NaN inputs must stay the same NaN, -0 must stay -0.
-    if (aligned && base + 3 < count) {
+    if constexpr (!kVectorised<T>) {
+      for (std::int64_t i = base; i < count && i < base + 4; ++i)
+        local += !same_bits(data[i], sample_as<T>(p, key, k, i));
+    } else if (aligned && base + 3 < count) {
       typename Vec4<T>::type got = *reinterpret_cast<const typename Vec4<T>::type*>(data + base);
       local += !same_bits(got.x, sample_as<T>(p, key, k, base));
       local += !same_bits(got.y, sample_as<T>(p, key, k, base + 1));
@@ -201,12 +192,13 @@ __global__ void changed_kernel(const T* data, std::int64_t count, GenParams p, s
   if (local) atomicAdd(changed, local);
 }
 
-__global__ void bytes_differ_kernel(const unsigned char* a, const unsigned char* b, std::int64_t n,
-                                    unsigned long long* changed) {
+// Elements (not bytes) that differ bitwise, so the count means the same as the built-in path's.
+template <class T>
+__global__ void elements_differ_kernel(const T* a, const T* b, std::int64_t n, unsigned long long* changed) {
   unsigned long long local = 0;
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::int64_t(gridDim.x) * blockDim.x)
-    local += a[i] != b[i];
+    local += !same_bits(a[i], b[i]);
   if (local) atomicAdd(changed, local);
 }
 
@@ -262,7 +254,7 @@ DeviceGenParams upload(const Distribution& d, DType dtype, cudaStream_t stream) 
   DeviceGenParams out;
   GenParams& p = out.params;
   p.kind = static_cast<int>(d.kind);
-  p.integer = dtype == DType::int32;
+  p.integer = is_integer(dtype);
   switch (d.kind) {
     case Distribution::Kind::uniform:
       p.a = d.low;
@@ -299,12 +291,6 @@ DeviceGenParams upload(const Distribution& d, DType dtype, cudaStream_t stream) 
   return out;
 }
 
-void require_supported(DType dtype) {
-  if (dtype != DType::float32 && dtype != DType::int32)
-    JUDGE_THROW(Error, "inputs of dtype {} cannot be generated yet (float32 and int32 are supported)",
-                to_string(dtype));
-}
-
 std::map<std::string, CustomGenerator>& generators() {
   static std::map<std::string, CustomGenerator> g;
   return g;
@@ -317,8 +303,14 @@ std::mutex& generators_mutex() {
 CustomGenerator find_generator(const std::string& name) {
   std::lock_guard<std::mutex> lock(generators_mutex());
   auto it = generators().find(name);
-  if (it == generators().end())
-    JUDGE_THROW(Error, "no custom generator named '{}' is registered (see JUDGE_GENERATOR in reference/)", name);
+  if (it == generators().end()) {
+    std::string known;
+    for (const auto& [n, fn] : generators()) known += (known.empty() ? "" : ", ") + n;
+    JUDGE_THROW(Error,
+                "no generator named '{}' is registered (built in: judge/worker/generators/; challenge-specific: "
+                "JUDGE_GENERATOR in reference/<id>.cu); known: {}",
+                name, known);
+  }
   return it->second;
 }
 
@@ -334,22 +326,29 @@ bool has_generator(const std::string& name) {
   return generators().count(name) > 0;
 }
 
+double GeneratorCall::arg(const std::string& name) const {
+  auto it = args.find(name);
+  if (it == args.end())
+    JUDGE_THROW(Error, "generator '{}' needs the argument '{}' (\"args\": {{\"{}\": ...}} in the spec)", dist.custom,
+                name, name);
+  return it->second;
+}
+
 void generate(void* data, DType dtype, std::int64_t count, const Distribution& dist, std::uint64_t key,
               const Env& scalars, cudaStream_t stream) {
   if (count == 0) return;
-  if (dist.kind == Distribution::Kind::custom) {
-    find_generator(dist.custom)(data, dtype, count, key, scalars, stream);
+  const Distribution d = dist.resolved(scalars);
+  if (d.kind == Distribution::Kind::custom) {
+    find_generator(d.custom)(GeneratorCall{data, dtype, count, d, dist.resolved_args(scalars), key, scalars, stream});
     JUDGE_CUDA_CHECK(cudaGetLastError());
     return;
   }
-  require_supported(dtype);
-  DeviceGenParams p = upload(dist, dtype, stream);
-  if (dtype == DType::float32)
-    generate_kernel<float><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<float*>(data), count,
-                                                                              p.params, key);
-  else
-    generate_kernel<int><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<int*>(data), count,
-                                                                            p.params, key);
+  DeviceGenParams p = upload(d, dtype, stream);
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    generate_kernel<T><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<T*>(data), count, p.params,
+                                                                          key);
+  });
   JUDGE_CUDA_CHECK(cudaGetLastError());
   // Value lists (if any) are freed when p goes out of scope: finish using them first.
   if (p.values.get() || p.specials.get()) JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -362,22 +361,26 @@ std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, co
   auto* changed = rb.slot(0ull, stream);
   DeviceGenParams p;  // must outlive the kernels below
   DeviceBuffer regenerated;
-  if (dist.kind == Distribution::Kind::custom) {
+  const Distribution d = dist.resolved(scalars);
+  if (d.kind == Distribution::Kind::custom) {
+    // Structured inputs are regenerated whole and compared byte for byte.
     std::size_t bytes = static_cast<std::size_t>(count) * size_of(dtype);
     regenerated = DeviceBuffer(bytes);
     generate(regenerated.get(), dtype, count, dist, key, scalars, stream);
-    bytes_differ_kernel<<<grid_for(static_cast<std::int64_t>(bytes)), kThreads, 0, stream>>>(
-        static_cast<const unsigned char*>(data), static_cast<const unsigned char*>(regenerated.get()),
-        static_cast<std::int64_t>(bytes), changed);
+    changed = rb.slot(0ull, stream);  // a generator may have used the slot
+    std::int64_t elements = count;
+    visit_dtype(dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      elements_differ_kernel<T><<<grid_for(elements), kThreads, 0, stream>>>(
+          static_cast<const T*>(data), static_cast<const T*>(regenerated.get()), elements, changed);
+    });
   } else {
-    require_supported(dtype);
-    p = upload(dist, dtype, stream);
-    if (dtype == DType::float32)
-      changed_kernel<float><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<const float*>(data), count,
-                                                                      p.params, key, changed);
-    else
-      changed_kernel<int><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<const int*>(data), count, p.params,
-                                                                    key, changed);
+    p = upload(d, dtype, stream);
+    visit_dtype(dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      changed_kernel<T><<<grid_for((count + 3) / 4), kThreads, 0, stream>>>(static_cast<const T*>(data), count,
+                                                                           p.params, key, changed);
+    });
   }
   JUDGE_CUDA_CHECK(cudaGetLastError());
   return static_cast<std::int64_t>(rb.read<unsigned long long>(stream));
@@ -426,6 +429,10 @@ void poison(void* data, DType dtype, std::int64_t count, cudaStream_t stream) {
       break;
     case 1:
       JUDGE_CUDA_CHECK(cudaMemsetAsync(data, kPoison8, static_cast<std::size_t>(count), stream));
+      break;
+    case 8:
+      fill_pattern_kernel<std::uint64_t><<<grid_for(count), kThreads, 0, stream>>>(
+          static_cast<std::uint64_t*>(data), count, poison_bits<std::uint64_t>());
       break;
     default:
       JUDGE_THROW(Error, "cannot poison buffers of dtype {}", to_string(dtype));

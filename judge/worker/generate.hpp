@@ -26,10 +26,23 @@ void generate(void* data, DType dtype, std::int64_t count, const Distribution& d
 std::int64_t count_changed(const void* data, DType dtype, std::int64_t count, const Distribution& dist,
                            std::uint64_t key, const Env& scalars, cudaStream_t stream);
 
-// Custom generators for structured inputs (sorted arrays, CSR, graphs): registered by name with
-// JUDGE_GENERATOR(name, fn) in reference/<id>.cu and selected in a spec with {"dist": "custom", "name": ...}.
-using CustomGenerator = std::function<void(void* data, DType dtype, std::int64_t count, std::uint64_t key,
-                                           const Env& scalars, cudaStream_t stream)>;
+// Generators of structured inputs (sorted arrays, permutations, sparse matrices, ...), selected in a spec with
+// {"dist": "custom", "name": G, "low": .., "high": .., "args": {..}}. Shared ones live in judge/worker/generators/,
+// one that only a challenge needs in reference/<id>.cu; each registers itself with JUDGE_GENERATOR(name, fn). A
+// generator must be a pure function of (key, scalars, args): count_changed() regenerates to compare.
+struct GeneratorCall {
+  void* data;
+  DType dtype;
+  std::int64_t count;
+  const Distribution& dist;                 // resolved: low and high are numbers
+  std::map<std::string, double> args;       // resolved for the case
+  std::uint64_t key;
+  const Env& scalars;
+  cudaStream_t stream;
+  // The argument `name`; throws an Error naming the generator and the missing argument.
+  double arg(const std::string& name) const;
+};
+using CustomGenerator = std::function<void(const GeneratorCall&)>;
 void register_generator(const std::string& name, CustomGenerator fn);
 bool has_generator(const std::string& name);
 

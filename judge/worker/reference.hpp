@@ -59,14 +59,19 @@ class DeviceArgs : public ArgTable {
   cublasHandle_t cublas_ = nullptr;
 };
 
-// Host copies of one case's inputs; outputs are float64 arrays of each output's element count.
+// Host copies of one case's inputs; outputs are float64 arrays of each output's element count. An in-out has both:
+// input<T>(name) is what it held on entry, output(name) where the CPU reference writes its result.
 class HostArgs : public ArgTable {
  public:
   template <class T>
   const T* input(const std::string& name) const { return static_cast<const T*>(buffer(name, sizeof(T)).data); }
-  double* output(const std::string& name) const { return static_cast<double*>(buffer(name, sizeof(double)).data); }
+  double* output(const std::string& name) const;
+  void set_output(const std::string& name, double* data, std::int64_t count);
   template <class T>
   T scalar(const std::string& name) const { return static_cast<T>(scalar_value(name)); }
+
+ private:
+  std::map<std::string, Buffer> outputs_;
 };
 
 using GpuReference = void (*)(const DeviceArgs&, cudaStream_t);

@@ -31,6 +31,18 @@ double ArgTable::scalar_value(const std::string& name) const {
   return it->second;
 }
 
+void HostArgs::set_output(const std::string& name, double* data, std::int64_t count) {
+  outputs_[name] = Buffer{data, DType::float64, count};
+}
+
+double* HostArgs::output(const std::string& name) const {
+  auto it = outputs_.find(name);
+  if (it == outputs_.end())
+    JUDGE_THROW(Error, "CPU reference asked for output '{}', which the case does not have (outputs and in-outs only)",
+                name);
+  return static_cast<double*>(it->second.data);
+}
+
 cublasHandle_t DeviceArgs::cublas() const {
   if (!cublas_) JUDGE_THROW(Error, "reference asked for a cuBLAS handle, but the worker did not provide one");
   return cublas_;

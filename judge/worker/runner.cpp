@@ -59,6 +59,7 @@ class CaseData {
     std::size_t n = ch.params.size();
     pointers_.resize(n, nullptr);
     ints_.resize(n, 0);
+    int64s_.resize(n, 0);
     floats_.resize(n, 0.f);
     args_.resize(n, nullptr);
     for (std::size_t i = 0; i < n; ++i) {
@@ -68,6 +69,9 @@ class CaseData {
         if (p.dtype == DType::int32) {
           ints_[i] = static_cast<int>(v);
           args_[i] = &ints_[i];
+        } else if (p.dtype == DType::int64) {
+          int64s_[i] = static_cast<long long>(v);
+          args_[i] = &int64s_[i];
         } else {
           floats_[i] = static_cast<float>(v);
           args_[i] = &floats_[i];
@@ -96,7 +100,9 @@ class CaseData {
   void prepare_call() {
     for (ParamData& d : data_) {
       const Param& p = *d.param;
-      if (p.role == Role::output) poison(d.buffer.data(), p.dtype, d.count, ctx_.stream);
+      if (p.role == Role::output && !p.preset) poison(d.buffer.data(), p.dtype, d.count, ctx_.stream);
+      if (p.role == Role::output && p.preset)
+        generate(d.buffer.data(), p.dtype, d.count, p.init, d.key, scalars(), ctx_.stream);
       if (p.role == Role::inout) generate(d.buffer.data(), p.dtype, d.count, *d.dist, d.key, scalars(), ctx_.stream);
       if (d.is_output()) poison(d.expected.get(), p.dtype, d.count, ctx_.stream);
     }
@@ -161,6 +167,7 @@ class CaseData {
   std::vector<ParamData> data_;
   std::vector<void*> pointers_;
   std::vector<int> ints_;
+  std::vector<long long> int64s_;
   std::vector<float> floats_;
   std::vector<void*> args_;
 };
@@ -199,22 +206,6 @@ std::string format_values(const std::vector<double>& v) {
   return s + "]";
 }
 
-std::vector<double> download(const void* data, DType dtype, std::int64_t count, cudaStream_t stream) {
-  std::vector<double> out(static_cast<std::size_t>(count));
-  if (dtype == DType::float32) {
-    std::vector<float> f(out.size());
-    JUDGE_CUDA_CHECK(cudaMemcpyAsync(f.data(), data, f.size() * 4, cudaMemcpyDeviceToHost, stream));
-    JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::copy(f.begin(), f.end(), out.begin());
-  } else if (dtype == DType::int32) {
-    std::vector<int> f(out.size());
-    JUDGE_CUDA_CHECK(cudaMemcpyAsync(f.data(), data, f.size() * 4, cudaMemcpyDeviceToHost, stream));
-    JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::copy(f.begin(), f.end(), out.begin());
-  }
-  return out;
-}
-
 // For tiny cases the whole story fits on a screen: inputs, expected and actual outputs.
 std::string preview(RunnerContext& ctx, CaseData& data) {
   constexpr std::int64_t kTiny = 64;
@@ -224,15 +215,15 @@ std::string preview(RunnerContext& ctx, CaseData& data) {
   std::string s;
   for (ParamData& d : data.params()) {
     if (d.param->role == Role::input)
-      s += fmt::format("{} = {}\n", d.param->name, format_values(download(d.buffer.data(), d.param->dtype, d.count,
+      s += fmt::format("{} = {}\n", d.param->name, format_values(download_as_double(d.buffer.data(), d.param->dtype, d.count,
                                                                            ctx.stream)));
   }
   for (ParamData& d : data.params()) {
     if (!d.is_output()) continue;
     s += fmt::format("expected {} = {}\n", d.param->name,
-                     format_values(download(d.expected.get(), d.param->dtype, d.count, ctx.stream)));
+                     format_values(download_as_double(d.expected.get(), d.param->dtype, d.count, ctx.stream)));
     s += fmt::format("got      {} = {}\n", d.param->name,
-                     format_values(download(d.buffer.data(), d.param->dtype, d.count, ctx.stream)));
+                     format_values(download_as_double(d.buffer.data(), d.param->dtype, d.count, ctx.stream)));
   }
   return s;
 }
@@ -282,8 +273,8 @@ bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol
   bool all_unwritten = true;
   for (ParamData& d : data.params()) {
     if (!d.is_output()) continue;
-    OutputCheck o = compare_output(d.param->name, d.buffer.data(), d.expected.get(), d.param->dtype, d.count,
-                                   d.shape, tol, ctx.stream);
+    OutputCheck o = check_output(d.param->check, CheckRequest{d.param->name, d.buffer.data(), d.expected.get(),
+                                                              d.param->dtype, d.count, d.shape, tol, ctx.stream});
     all_unwritten = all_unwritten && d.count > 0 && o.unwritten == d.count;
     if (o.mismatches) {
       std::string p = fmt::format("{}: {} of {} elements wrong", o.name, o.mismatches, o.count);
@@ -297,6 +288,7 @@ bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol
         p += fmt::format("; first at {}{} (index {}): got {:.7g}, expected {:.7g}", o.name, coords_text(m), m.index,
                          m.got, m.expected);
       }
+      if (!o.message.empty()) p = o.message;  // a named checker's own diagnosis says it better
       problems.push_back(p);
     }
     r.outputs.push_back(std::move(o));

@@ -2,9 +2,11 @@
 // challenge, with exactly the inputs the judge generates.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "judge/core/catalog.hpp"
+#include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_buffer.hpp"
 #include "judge/worker/generate.hpp"
@@ -34,11 +36,20 @@ TEST(Reference, EveryChallengeHasOne) {
   }
 }
 
-std::vector<double> to_doubles(const void* host, judge::DType t, std::int64_t n) {
-  std::vector<double> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i)
-    v[i] = t == judge::DType::int32 ? static_cast<const int*>(host)[i] : static_cast<const float*>(host)[i];
-  return v;
+// Every generator and checker a spec names is registered in the worker (the host-side spec check cannot know).
+TEST(Reference, EveryNamedGeneratorAndCheckerExists) {
+  for (const auto& c : all_challenges()) {
+    for (const auto& p : c.params) {
+      if (!p.check.empty()) EXPECT_TRUE(judge::has_checker(p.check)) << c.id << ": checker '" << p.check << "'";
+      std::vector<const judge::Distribution*> dists = {&p.init};
+      for (const auto* list : {&c.tests, &c.benchmarks})
+        for (const auto& k : *list)
+          if (auto it = k.inputs.find(p.name); it != k.inputs.end()) dists.push_back(&it->second);
+      for (const auto* d : dists)
+        if (d->kind == judge::Distribution::Kind::custom)
+          EXPECT_TRUE(judge::has_generator(d->custom)) << c.id << ": generator '" << d->custom << "'";
+    }
+  }
 }
 
 void check_case(const judge::Challenge& ch, const judge::ReferenceEntry& ref, const judge::Case& c,
@@ -64,10 +75,10 @@ void check_case(const judge::Challenge& ch, const judge::ReferenceEntry& ref, co
     device_buffers.emplace_back(bytes);
     void* d = device_buffers.back().get();
     dev.set_buffer(p.name, d, p.dtype, n);
-    if (p.role == judge::Role::output) {
+    if (p.role == judge::Role::output || p.role == judge::Role::inout) {
       host_outputs.emplace_back(static_cast<std::size_t>(n), 0.0);
-      host.set_buffer(p.name, host_outputs.back().data(), judge::DType::float64, n);
-      continue;
+      host.set_output(p.name, host_outputs.back().data(), n);
+      if (p.role == judge::Role::output) continue;
     }
     judge::generate(d, p.dtype, n, ch.distribution_for(p, c), judge::derive_key(seed, c.name + "/" + p.name),
                     c.scalars, stream);
@@ -80,21 +91,33 @@ void check_case(const judge::Challenge& ch, const judge::ReferenceEntry& ref, co
   JUDGE_CUDA_CHECK(cudaGetLastError());
   JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));
   ref.cpu(host);
-  judge::Tolerance tol = ch.tolerance_for(c);
   for (const auto& p : ch.params) {
-    if (p.role != judge::Role::output) continue;
+    if (p.role != judge::Role::output && p.role != judge::Role::inout) continue;
+    judge::Tolerance tol = ch.tolerance_for(c);
+    if (judge::is_integer(p.dtype)) tol = judge::Tolerance{true, 0, 0, 0};
     std::int64_t n = ch.element_count(p, c.scalars);
-    std::vector<unsigned char> got(static_cast<std::size_t>(n) * judge::size_of(p.dtype));
-    JUDGE_CUDA_CHECK(cudaMemcpy(got.data(), dev.output<float>(p.name), got.size(), cudaMemcpyDeviceToHost));
-    std::vector<double> g = to_doubles(got.data(), p.dtype, n);
+    // The GPU result in its own dtype, read as doubles; the CPU's is rounded to that dtype first (an integer or
+    // half output is compared as the GPU can store it).
+    std::vector<double> g = judge::download_as_double(dev.buffer(p.name, judge::size_of(p.dtype)).data, p.dtype, n,
+                                                      stream);
     const double* want = host.output(p.name);
     std::int64_t bad = 0;
+    double sq_diff = 0, sq_ref = 0;
     for (std::int64_t i = 0; i < n; ++i) {
-      if (!judge::element_matches(g[i], want[i], tol)) {
-        if (bad++ < 5) ADD_FAILURE() << p.name << "[" << i << "]: GPU reference " << g[i] << ", CPU double " << want[i];
+      double w = want[i];
+      if (judge::is_integer(p.dtype)) w = std::round(w);
+      if (std::isfinite(g[i]) && std::isfinite(w)) {
+        sq_diff += (g[i] - w) * (g[i] - w);
+        sq_ref += w * w;
+      }
+      if (!judge::element_matches(g[i], w, tol)) {
+        if (bad++ < 5) ADD_FAILURE() << p.name << "[" << i << "]: GPU reference " << g[i] << ", CPU double " << w;
       }
     }
     EXPECT_EQ(bad, 0) << p.name << ": " << bad << " of " << n << " elements differ";
+    if (tol.norm())
+      EXPECT_TRUE(judge::norm_matches(sq_diff, sq_ref, tol))
+          << p.name << ": relative L2 error " << std::sqrt(sq_diff / sq_ref) << " above " << tol.rel_norm;
   }
 }
 

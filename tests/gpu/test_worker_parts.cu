@@ -96,7 +96,7 @@ TEST(Check, CountsMismatchesUnwrittenAndNonFinite) {
   DeviceBuffer dg(n * 4), dw(n * 4);
   JUDGE_CUDA_CHECK(cudaMemcpy(dg.get(), got.data(), n * 4, cudaMemcpyHostToDevice));
   JUDGE_CUDA_CHECK(cudaMemcpy(dw.get(), want.data(), n * 4, cudaMemcpyHostToDevice));
-  auto r = judge::compare_output("C", dg.get(), dw.get(), DType::float32, n, {10, 100}, {false, 1e-3, 1e-3}, 0);
+  auto r = judge::compare_output({"C", dg.get(), dw.get(), DType::float32, n, {10, 100}, {false, 1e-3, 1e-3}, 0});
   EXPECT_EQ(r.mismatches, 4);
   EXPECT_EQ(r.unwritten, 2);
   EXPECT_EQ(r.non_finite, 1);
