@@ -1,5 +1,6 @@
 // Human output: aligned tables, verdicts in colour on a terminal, and on failure everything needed to understand
 // and replay it.
+#include <cmath>
 #include <fmt/color.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -173,7 +174,10 @@ class ConsoleReporter final : public Reporter {
 
   static std::string scalars_text(const Case& c) {
     std::string s;
-    for (const auto& [k, v] : c.scalars) s += fmt::format("{}{}={:g}", s.empty() ? "" : " ", k, v);
+    // Whole numbers in full (N=1000003, not 1e+06): a size is read to the last digit.
+    for (const auto& [k, v] : c.scalars)
+      s += v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{}{}={:.0f}", s.empty() ? "" : " ", k, v)
+                                                     : fmt::format("{}{}={:g}", s.empty() ? "" : " ", k, v);
     return s;
   }
 
