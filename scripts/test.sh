@@ -5,4 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_TYPE=${BUILD_TYPE:-RelWithDebInfo} scripts/build.sh
 cd "${BUILD_DIR:-build}"
-ctest --output-on-failure -j "$(nproc)" --timeout 1200 "$@"
+# One GPU resource with as many slots as tests/CMakeLists.txt's JUDGE_GPU_TEST_SLOTS: timing tests take all of them,
+# verdict-only tests one each (see there). Without a GPU the GPU tests skip themselves and the slots do not matter.
+slots=$(sed -n 's/^JUDGE_GPU_TEST_SLOTS:STRING=//p' CMakeCache.txt)
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": %s}]}]}\n' "${slots:-4}" \
+  > gpu-resources.json
+ctest --output-on-failure -j "$(nproc)" --timeout 1200 --resource-spec-file gpu-resources.json "$@"
