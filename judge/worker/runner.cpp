@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "judge/core/output_diagnosis.hpp"
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_buffer.hpp"
@@ -243,12 +244,6 @@ std::string where_in(const ParamData& d, std::int64_t byte_offset) {
                      d.param->name, d.count - 1);
 }
 
-std::string coords_text(const Mismatch& m) {
-  std::string s;
-  for (auto c : m.coords) s += fmt::format("[{}]", c);
-  return s;
-}
-
 // Checks everything a call could have broken and sets the verdict; returns false if the case failed.
 bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol, double& reference_ms) {
   for (ParamData& d : data.params()) {
@@ -285,20 +280,7 @@ bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol
     OutputCheck o = compare_output(d.param->name, d.buffer.data(), d.expected.get(), d.param->dtype, d.count,
                                    d.shape, tol, ctx.stream);
     all_unwritten = all_unwritten && d.count > 0 && o.unwritten == d.count;
-    if (o.mismatches) {
-      std::string p = fmt::format("{}: {} of {} elements wrong", o.name, o.mismatches, o.count);
-      if (o.unwritten) p += fmt::format(" ({} never written", o.unwritten);
-      if (o.non_finite) p += fmt::format("{}{} NaN/Inf where the reference is finite", o.unwritten ? ", " : " (",
-                                         o.non_finite);
-      if (o.unwritten || o.non_finite) p += ")";
-      p += fmt::format("; max abs error {:.3g}, max rel error {:.3g}", o.max_abs_error, o.max_rel_error);
-      if (!o.first.empty()) {
-        const Mismatch& m = o.first.front();
-        p += fmt::format("; first at {}{} (index {}): got {:.7g}, expected {:.7g}", o.name, coords_text(m), m.index,
-                         m.got, m.expected);
-      }
-      problems.push_back(p);
-    }
+    if (o.mismatches) problems.push_back(describe_wrong_output(o));
     r.outputs.push_back(std::move(o));
   }
   if (problems.empty()) return true;
