@@ -85,10 +85,11 @@ RecordOutcome record(const JudgeReport& r, const RunOptions& o) {
   SubmissionRecord s = record_of(r, o.user.empty() ? default_user_name() : o.user);
   try {
     Leaderboard board(db);
-    out.submission_id = board.record(s);
+    Recorded recorded = board.record(s);
+    out.submission_id = recorded.id;
+    out.rank = recorded.rank;
+    out.ranked = recorded.ranked;
     out.recorded = true;
-    for (const auto& e : board.ranking(s.challenge, s.gpu_name))
-      if (e.user == s.user) out.rank = e.rank;
   } catch (const std::exception& e) {
     out.error = e.what();
     for (const auto& dir : {db.parent_path() / "pending", cache_dir() / "pending"}) {

@@ -23,7 +23,8 @@ struct RecordOutcome {
   bool attempted = false;  // only accepted submits are recorded
   bool recorded = false;
   std::int64_t submission_id = 0;
-  int rank = 0;
+  int rank = 0;            // the user's rank right after this submission was recorded
+  int ranked = 0;          // of how many users, then
   std::string database;
   std::string error;       // why it could not be recorded
   std::string saved_to;    // where the result was kept instead, so nothing is lost

@@ -108,8 +108,9 @@ class ConsoleReporter final : public Reporter {
     }
     if (rec.attempted) {
       if (rec.recorded)
-        out << fmt::format("recorded as submission #{} in {} (rank {} on this GPU)\n", rec.submission_id,
-                           rec.database, rec.rank);
+        // A rank is a moment's: submissions recorded later move it, so it says of how many and when.
+        out << fmt::format("recorded as submission #{} in {} (rank {} of {} on this GPU when recorded)\n",
+                           rec.submission_id, rec.database, rec.rank, rec.ranked);
       else
         out << paint(fmt::format("not recorded: {}", rec.error), fg(fmt::terminal_color::yellow)) << "\n"
             << (rec.saved_to.empty() ? "" : fmt::format("the result was saved to {}\n", rec.saved_to));

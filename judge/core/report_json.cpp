@@ -68,8 +68,10 @@ class JsonReporter final : public Reporter {
     json j = to_json(r);
     j["source"] = source;
     if (rec.attempted)
-      j["record"] = {{"recorded", rec.recorded}, {"submission_id", rec.submission_id}, {"rank", rec.rank},
-                     {"database", rec.database}, {"error", rec.error},           {"saved_to", rec.saved_to}};
+      j["record"] = {{"recorded", rec.recorded}, {"submission_id", rec.submission_id},
+                     {"rank", rec.rank},         {"ranked", rec.ranked},
+                     {"database", rec.database}, {"error", rec.error},
+                     {"saved_to", rec.saved_to}};
     emit(j, out);
   }
 

@@ -472,7 +472,7 @@ TEST_F(Cli, SubmitAcceptedIsRecordedAndRanked) {
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_CONTAINS(r.out, "✓ Accepted · score 2 ms", r);
   EXPECT_CONTAINS(r.out, "recorded as submission #1", r);
-  EXPECT_CONTAINS(r.out, "rank 1", r);
+  EXPECT_CONTAINS(r.out, "(rank 1 of 1 on this GPU when recorded)", r);
   EXPECT_TRUE(fs::exists(db_)) << "JUDGE_DB was not used";
 
   r = judge({"leaderboard", "vadd", "--json"});

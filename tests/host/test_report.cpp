@@ -284,9 +284,10 @@ TEST(ConsoleReport, RecordedOutcome) {
   rec.recorded = true;
   rec.submission_id = 7;
   rec.rank = 2;
+  rec.ranked = 5;
   rec.database = "/tmp/lb.sqlite";
   std::string s = console(accepted_submit(), rec);
-  EXPECT_CONTAINS(s, "recorded as submission #7 in /tmp/lb.sqlite (rank 2 on this GPU)");
+  EXPECT_CONTAINS(s, "recorded as submission #7 in /tmp/lb.sqlite (rank 2 of 5 on this GPU when recorded)");
   EXPECT_NOT_CONTAINS(s, "not recorded");
 }
 
@@ -380,6 +381,7 @@ TEST(JsonReport, AcceptedSubmitFields) {
   rec.recorded = true;
   rec.submission_id = 7;
   rec.rank = 1;
+  rec.ranked = 3;
   rec.database = "/tmp/lb.sqlite";
   json j = as_json(accepted_submit(), rec);
   EXPECT_EQ(j.at("challenge"), "madd");
@@ -405,6 +407,7 @@ TEST(JsonReport, AcceptedSubmitFields) {
   EXPECT_EQ(j.at("record").at("recorded"), true);
   EXPECT_EQ(j.at("record").at("submission_id"), 7);
   EXPECT_EQ(j.at("record").at("rank"), 1);
+  EXPECT_EQ(j.at("record").at("ranked"), 3);
   EXPECT_EQ(j.at("record").at("database"), "/tmp/lb.sqlite");
 }
 
