@@ -451,6 +451,38 @@ std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
   return names;
 }
 
+std::vector<BoardSummary> Leaderboard::overview() const {
+  std::lock_guard<std::mutex> lock(db_->mutex);
+  // The leader is the first run in the ranking's order (score, then created_at, then id); its user is ranked first.
+  Statement query(db_->connection, R"sql(
+    WITH runs AS (
+      SELECT challenge, gpu_name, user, score_ms, id, created_at,
+             row_number() OVER (PARTITION BY challenge, gpu_name ORDER BY score_ms, created_at, id) AS place,
+             count(*) OVER (PARTITION BY challenge, gpu_name) AS submissions
+      FROM submissions),
+    users AS (
+      SELECT challenge, gpu_name, count(DISTINCT user) AS users FROM submissions GROUP BY challenge, gpu_name)
+    SELECT runs.challenge, runs.gpu_name, user, score_ms, id, created_at, users, submissions
+    FROM runs JOIN users USING (challenge, gpu_name)
+    WHERE place = 1
+    ORDER BY runs.challenge, runs.gpu_name)sql",
+                  "reading the overview");
+  std::vector<BoardSummary> boards;
+  while (query.step()) {
+    BoardSummary b;
+    b.challenge = query.text(0);
+    b.gpu_name = query.text(1);
+    b.leader = query.text(2);
+    b.score_ms = query.real(3);
+    b.submission_id = query.integer(4);
+    b.created_at = query.text(5);
+    b.users = static_cast<int>(query.integer(6));
+    b.submissions = static_cast<int>(query.integer(7));
+    boards.push_back(std::move(b));
+  }
+  return boards;
+}
+
 std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
                                                    const std::optional<std::string>& user) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
@@ -510,6 +542,17 @@ nlohmann::json to_json(const SubmissionRecord& s) {
           {"source", s.source},
           {"judge_version", s.judge_version},
           {"cases", std::move(cases)}};
+}
+
+nlohmann::json to_json(const BoardSummary& b) {
+  return {{"challenge", b.challenge},
+          {"gpu", b.gpu_name},
+          {"leader", b.leader},
+          {"score_ms", b.score_ms},
+          {"submission_id", b.submission_id},
+          {"created_at", b.created_at},
+          {"users", b.users},
+          {"submissions", b.submissions}};
 }
 
 nlohmann::json to_json(const RankingEntry& r) {

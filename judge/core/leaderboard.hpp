@@ -62,6 +62,18 @@ struct Recorded {
   int ranked = 0;  // how many users the ranking had then
 };
 
+// One challenge on one GPU, for the overview: who leads and how many take part.
+struct BoardSummary {
+  std::string challenge;
+  std::string gpu_name;
+  std::string leader;  // the user ranked first
+  double score_ms = 0;
+  std::int64_t submission_id = 0;
+  std::string created_at;
+  int users = 0;
+  int submissions = 0;
+};
+
 class Leaderboard {
  public:
   // Opens (creating directories, file and schema as needed). Throws LeaderboardError naming the path and what to
@@ -79,6 +91,8 @@ class Leaderboard {
   std::vector<RankingEntry> ranking(const std::string& challenge, const std::string& gpu_name) const;
   // GPU names that have entries for this challenge.
   std::vector<std::string> gpus(const std::string& challenge) const;
+  // Every challenge and GPU with entries, by challenge then GPU name.
+  std::vector<BoardSummary> overview() const;
   // Every accepted run for the challenge (optionally one user's), newest first, with cases and source.
   std::vector<SubmissionRecord> history(const std::string& challenge,
                                         const std::optional<std::string>& user = std::nullopt) const;
@@ -97,5 +111,6 @@ class Leaderboard {
 
 nlohmann::json to_json(const SubmissionRecord& s);
 nlohmann::json to_json(const RankingEntry& r);
+nlohmann::json to_json(const BoardSummary& b);
 
 }  // namespace judge

@@ -39,6 +39,9 @@ class Reporter {
   virtual void judge_result(const JudgeReport& r, const std::string& source, const RecordOutcome& record,
                             std::ostream& out) = 0;
   virtual void leaderboard(const std::vector<LeaderboardView>& views, std::ostream& out) = 0;
+  // `judge leaderboard` without a challenge: each challenge and GPU with entries, its leader and how many take part.
+  virtual void leaderboard_overview(const std::vector<BoardSummary>& boards, const std::string& database,
+                                    std::ostream& out) = 0;
   // A GPU's ceilings (`judge calibrate`): measured just now, or found in the store; stored_in is the store's file.
   virtual void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
                            std::ostream& out) = 0;

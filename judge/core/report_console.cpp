@@ -130,6 +130,28 @@ class ConsoleReporter final : public Reporter {
     }
   }
 
+  void leaderboard_overview(const std::vector<BoardSummary>& boards, const std::string& database,
+                            std::ostream& out) override {
+    if (boards.empty()) {
+      out << fmt::format("no accepted submissions yet in {}; `judge submit <challenge> <file>` records one\n",
+                         database);
+      return;
+    }
+    std::size_t wc = 9, wg = 3, wl = 6;
+    for (const auto& b : boards) {
+      wc = std::max(wc, b.challenge.size());
+      wg = std::max(wg, b.gpu_name.size());
+      wl = std::max(wl, b.leader.size());
+    }
+    out << fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>10}  {:>5}  {:>11}\n", "challenge", wc, "GPU", wg, "leader", wl,
+                       "score", "users", "submissions");
+    for (const auto& b : boards)
+      out << fmt::format("{}  {:<{}}  {:<{}}  {:>10}  {:>5}  {:>11}\n",
+                         paint(fmt::format("{:<{}}", b.challenge, wc), fmt::emphasis::bold), b.gpu_name, wg, b.leader,
+                         wl, format_duration_ms(b.score_ms), b.users, b.submissions);
+    out << "`judge leaderboard <challenge>` shows a challenge's whole ranking\n";
+  }
+
   void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
                    std::ostream& out) override {
     out << paint(fmt::format("{} (compute capability {}, {} SMs)", c.gpu_name, c.compute_capability, c.sm_count),

@@ -85,6 +85,13 @@ class JsonReporter final : public Reporter {
     emit({{"leaderboards", boards}}, out);
   }
 
+  void leaderboard_overview(const std::vector<BoardSummary>& boards, const std::string& database,
+                            std::ostream& out) override {
+    json rows = json::array();
+    for (const auto& b : boards) rows.push_back(to_json(b));
+    emit({{"overview", rows}, {"database", database}}, out);
+  }
+
   void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
                    std::ostream& out) override {
     emit({{"calibration", c}, {"measured_now", measured_now}, {"stored_in", stored_in}}, out);

@@ -13,14 +13,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "judge/core/build.hpp"
+#include "judge/core/leaderboard.hpp"
 #include "support/test_support.hpp"
 
 extern char** environ;
@@ -437,6 +440,66 @@ TEST_F(Cli, LeaderboardOnAnEmptyDatabase) {
   r = judge({"leaderboard", "vadd"});
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_CONTAINS(r.out, "no accepted submissions yet", r);
+}
+
+TEST_F(Cli, LeaderboardWithoutAChallengeOnAnEmptyDatabaseSaysSo) {
+  auto r = judge({"leaderboard"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "no accepted submissions yet in " + db_.string(), r);
+  EXPECT_EQ(r.all().find("challenge is required"), std::string::npos) << r;
+
+  r = judge({"leaderboard", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("overview"), json::array()) << r;
+  EXPECT_EQ(j.at("database"), db_.string());
+}
+
+TEST_F(Cli, LeaderboardWithoutAChallengeShowsEachLeader) {
+  {
+    judge::Leaderboard board(db_);
+    judge::SubmissionRecord s;
+    s.compute_capability = "9.0";
+    s.source = "x";
+    for (auto [challenge, gpu, user, score] :
+         {std::tuple{"vadd", "GPU One", "alice", 2.0}, std::tuple{"vadd", "GPU One", "bob", 1.5},
+          std::tuple{"vadd", "GPU One", "bob", 3.0}, std::tuple{"vadd", "GPU Two", "carol", 9.0},
+          std::tuple{"matmul", "GPU One", "dave", 0.25}}) {
+      s.challenge = challenge;
+      s.gpu_name = gpu;
+      s.user = user;
+      s.score_ms = score;
+      board.record(s);
+    }
+  }
+  auto r = judge({"leaderboard"});
+  EXPECT_EQ(r.code, 0) << r;
+  // One line per challenge and GPU: the leader, the leader's score, how many users.
+  auto line_with = [&](const std::string& a, const std::string& b) {
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+      if (line.find(a) != std::string::npos && line.find(b) != std::string::npos) return line;
+    return std::string();
+  };
+  std::string vadd_one = line_with("vadd", "GPU One");
+  EXPECT_CONTAINS(vadd_one, "bob", r);
+  EXPECT_CONTAINS(vadd_one, "1.5 ms", r);
+  EXPECT_CONTAINS(line_with("vadd", "GPU Two"), "carol", r);
+  EXPECT_CONTAINS(line_with("matmul", "GPU One"), "dave", r);
+
+  r = judge({"leaderboard", "--json"});
+  json rows = parse(r).at("overview");
+  ASSERT_EQ(rows.size(), 3u) << r;
+  EXPECT_EQ(rows[1].at("challenge"), "vadd");
+  EXPECT_EQ(rows[1].at("gpu"), "GPU One");
+  EXPECT_EQ(rows[1].at("leader"), "bob");
+  EXPECT_EQ(rows[1].at("users"), 2);
+  EXPECT_EQ(rows[1].at("submissions"), 3);
+
+  r = judge({"leaderboard", "--gpu", "GPU Two", "--json"});
+  rows = parse(r).at("overview");
+  ASSERT_EQ(rows.size(), 1u) << r;
+  EXPECT_EQ(rows[0].at("leader"), "carol");
 }
 
 TEST_F(Cli, LeaderboardOfAnUnknownChallengeSuggests) {

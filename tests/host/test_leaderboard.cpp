@@ -208,6 +208,44 @@ TEST(Leaderboard, RecordReturnsTheUsersRankRightAfterTheInsert) {
   EXPECT_EQ(rank_of(submission("dave", 9.0, kA100)), std::pair(1, 1)) << "another GPU is another ranking";
 }
 
+TEST(Leaderboard, OverviewNamesEachBoardsLeaderAndCountsUsers) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  EXPECT_TRUE(board.overview().empty());
+  board.record(submission("alice", 3.0));
+  board.record(submission("bob", 2.0));
+  board.record(submission("bob", 2.5));
+  board.record(submission("carol", 7.0, kA100));
+  auto late = submission("late", 1.0, kH100, "matmul");
+  late.created_at = "2026-01-02T00:00:00.000Z";
+  auto early = submission("early", 1.0, kH100, "matmul");
+  early.created_at = "2026-01-01T00:00:00.000Z";
+  board.record(late);
+  const auto early_id = board.record(early).id;
+
+  const auto boards = board.overview();
+  ASSERT_EQ(boards.size(), 3u);
+  EXPECT_EQ(boards[0].challenge, "matmul");
+  EXPECT_EQ(boards[0].leader, "early") << "a tie goes to the earliest run, as in the ranking";
+  EXPECT_EQ(boards[0].submission_id, early_id);
+  EXPECT_EQ(boards[0].users, 2);
+  EXPECT_EQ(boards[1].challenge, "vector_add");
+  EXPECT_EQ(boards[1].gpu_name, kA100);
+  EXPECT_EQ(boards[1].leader, "carol");
+  EXPECT_EQ(boards[1].users, 1);
+  EXPECT_EQ(boards[2].gpu_name, kH100);
+  EXPECT_EQ(boards[2].leader, "bob");
+  EXPECT_DOUBLE_EQ(boards[2].score_ms, 2.0);
+  EXPECT_EQ(boards[2].users, 2);
+  EXPECT_EQ(boards[2].submissions, 3);
+  // The leader is whoever the ranking puts first.
+  for (const auto& b : boards) EXPECT_EQ(b.leader, board.ranking(b.challenge, b.gpu_name).front().user);
+  const auto j = to_json(boards[2]);
+  for (const char* key : {"challenge", "gpu", "leader", "score_ms", "submission_id", "created_at", "users",
+                          "submissions"})
+    EXPECT_TRUE(j.contains(key)) << key;
+}
+
 TEST(Leaderboard, RankingIsPerChallengePerGpu) {
   TempDir dir;
   Leaderboard board(dir / "lb.db");

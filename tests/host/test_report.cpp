@@ -545,6 +545,51 @@ TEST(JsonReport, ChallengeListDetailInitLeaderboardAndErrorAreOneDocumentEach) {
   EXPECT_EQ(er, json({{"error", "there is no challenge 'x' in /c: run `judge list` to see them all"}}));
 }
 
+judge::BoardSummary board_summary() {
+  judge::BoardSummary b;
+  b.challenge = "madd";
+  b.gpu_name = "Fake GPU 9000";
+  b.leader = "ada";
+  b.score_ms = 0.0171;
+  b.submission_id = 3;
+  b.users = 4;
+  b.submissions = 9;
+  return b;
+}
+
+TEST(ConsoleReport, LeaderboardOverview) {
+  std::ostringstream empty;
+  judge::make_console_reporter(false)->leaderboard_overview({}, "/data/lb.sqlite", empty);
+  EXPECT_CONTAINS(empty.str(), "no accepted submissions yet in /data/lb.sqlite");
+
+  std::ostringstream out;
+  judge::make_console_reporter(false)->leaderboard_overview({board_summary()}, "/data/lb.sqlite", out);
+  std::string s = out.str();
+  EXPECT_CONTAINS(s, "challenge");
+  EXPECT_CONTAINS(s, "leader");
+  EXPECT_CONTAINS(s, "users");
+  std::string row = s.substr(s.find("madd"));
+  row = row.substr(0, row.find('\n'));
+  for (const char* part : {"Fake GPU 9000", "ada", "17.1 µs", " 4 ", " 9"}) EXPECT_CONTAINS(row, part);
+}
+
+TEST(JsonReport, LeaderboardOverview) {
+  std::ostringstream empty;
+  judge::make_json_reporter()->leaderboard_overview({}, "/data/lb.sqlite", empty);
+  json e = parse_one(empty.str());
+  EXPECT_EQ(e.at("overview"), json::array());
+  EXPECT_EQ(e.at("database"), "/data/lb.sqlite");
+
+  std::ostringstream out;
+  judge::make_json_reporter()->leaderboard_overview({board_summary()}, "/data/lb.sqlite", out);
+  json row = parse_one(out.str()).at("overview").at(0);
+  EXPECT_EQ(row.at("challenge"), "madd");
+  EXPECT_EQ(row.at("gpu"), "Fake GPU 9000");
+  EXPECT_EQ(row.at("leader"), "ada");
+  EXPECT_EQ(row.at("users"), 4);
+  EXPECT_EQ(row.at("submissions"), 9);
+}
+
 TEST(JsonReport, NeverContainsAnsiEscapes) {
   std::ostringstream out;
   judge::make_json_reporter()->judge_result(wrong_answer(), "solve.cu", {}, out);
