@@ -23,6 +23,7 @@ struct RunOptions {
   std::uint64_t seed = 0;
   bool seed_given = false;
   std::vector<std::string> cases;
+  int call = 1;
   double timeout_s = 0;
   int device = 0;
   std::string arch;
@@ -138,6 +139,7 @@ int run_judge(const GlobalOptions& g, const RunOptions& o) {
     if (o.seed_given) jo.seed = o.seed;
     if (o.timeout_s > 0) jo.timeout_s = o.timeout_s;
     jo.cases = o.cases;
+    jo.calls = o.call;
     jo.device = o.device;
     jo.arch = o.arch;
     jo.cupti = !o.no_cupti;
@@ -167,7 +169,12 @@ void setup_run(CLI::App& app, const GlobalOptions& g) {
   add_common(r, *run);
   r->add_option("--seed", run->seed, "Seed for the inputs: replays a failure exactly")
       ->each([run](const std::string&) { run->seed_given = true; });
-  r->add_option("--case", run->cases, "Run only this case (repeatable); benchmark cases run as one checked call");
+  r->add_option("--case", run->cases, "Run only this case (repeatable); a benchmark case runs untimed, as checked calls "
+                                      "(see --call)");
+  r->add_option("--call", run->call,
+                "Replay call N of each case, as `judge submit` made it: calls 1..N run, each with its own inputs, "
+                "each checked (default 1)")
+      ->check(CLI::PositiveNumber);
   r->add_flag("--sanitize{memcheck}", run->sanitize,
               "Run under compute-sanitizer: --sanitize (memcheck) or --sanitize=racecheck|initcheck|synccheck")
       ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));

@@ -54,5 +54,9 @@ std::unique_ptr<Reporter> make_json_reporter();
 // Human formatting helpers, shared by reporters and tests.
 std::string format_duration_ms(double ms);  // "812 ns", "17.1 µs", "2.35 ms", "1.20 s"
 std::string format_rate(double per_second, const char* unit);  // "8.04 T" + unit, ...
+// The `judge run` command that replays a rejected run: its seed, the failed case and, when a later call of that case
+// failed, `--call N`; the source is a shell word. Empty when there is nothing to replay (accepted, compile error, no
+// device).
+std::string replay_command(const JudgeReport& r, const std::string& source);
 
 }  // namespace judge

@@ -282,9 +282,7 @@ class ConsoleReporter final : public Reporter {
         if (!line.empty()) out << "    " << line << "\n";  // a last line without '\n' is still part of the case
       }
     }
-    if (r.device && r.verdict != Verdict::compile_error && r.verdict != Verdict::no_device)
-      out << fmt::format("  replay: judge run {} {} --seed {}{}\n", r.challenge, shell_quote(source), r.seed,
-                         r.failed_case.empty() ? "" : " --case " + r.failed_case);
+    if (std::string replay = replay_command(r, source); !replay.empty()) out << "  replay: " << replay << "\n";
   }
 
   bool color_;
@@ -309,6 +307,16 @@ std::string format_rate(double per_second, const char* unit) {
     ++i;
   }
   return fmt::format("{:.3g} {}{}", per_second, prefixes[i], unit);
+}
+
+std::string replay_command(const JudgeReport& r, const std::string& source) {
+  if (r.accepted() || !r.device || r.verdict == Verdict::compile_error || r.verdict == Verdict::no_device) return {};
+  std::string command = fmt::format("judge run {} {} --seed {}", r.challenge, shell_quote(source), r.seed);
+  if (r.failed_case.empty()) return command;
+  command += " --case " + r.failed_case;
+  for (const auto& c : r.cases)
+    if (c.name == r.failed_case && c.failed_call > 1) command += fmt::format(" --call {}", c.failed_call);
+  return command;
 }
 
 std::unique_ptr<Reporter> make_console_reporter(bool color) { return std::make_unique<ConsoleReporter>(color); }

@@ -67,6 +67,7 @@ class JsonReporter final : public Reporter {
                     std::ostream& out) override {
     json j = to_json(r);
     j["source"] = source;
+    if (std::string replay = replay_command(r, source); !replay.empty()) j["replay"] = replay;
     if (rec.attempted)
       j["record"] = {{"recorded", rec.recorded}, {"submission_id", rec.submission_id},
                      {"rank", rec.rank},         {"ranked", rec.ranked},

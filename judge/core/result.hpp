@@ -85,6 +85,9 @@ struct CaseResult {
   std::string kind;  // "test" or "benchmark"
   Verdict verdict = Verdict::not_run;
   std::string message;  // one sentence: why, for anything but accepted
+  // The solve() call of this case that failed, 1-based, as `judge run --call N` replays it; 0 when no call failed
+  // (accepted, or the case failed before or between calls).
+  int failed_call = 0;
   nlohmann::json scalars = nlohmann::json::object();
   std::vector<OutputCheck> outputs;
   std::string inputs_preview;  // tiny cases: the inputs, printed

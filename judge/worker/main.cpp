@@ -110,15 +110,21 @@ int run(const std::string& job_path, int fd) {
     ctx.sentinel = l2.scratch();
     if (job.value("sanitize", false)) ctx.guard_bytes = 0;
     bool stop_on_failure = job.value("stop_on_failure", false);
+    const int calls = job.value("calls", 1);
 
-    for (const char* kind : {"tests", "benchmarks"}) {
-      bool benchmark = std::strcmp(kind, "benchmarks") == 0;
-      for (const auto& name : job.value(kind, std::vector<std::string>{})) {
-        const judge::Case* c = find_case(benchmark ? challenge.benchmarks : challenge.tests, name);
+    // "tests" run as checked calls, benchmarks named there too (`judge run --case`); "benchmarks" are timed.
+    for (const char* list : {"tests", "benchmarks"}) {
+      judge::CasePlan plan;
+      plan.timed = std::strcmp(list, "benchmarks") == 0;
+      plan.calls = plan.timed ? 1 : calls;
+      for (const auto& name : job.value(list, std::vector<std::string>{})) {
+        const judge::Case* c = plan.timed ? nullptr : find_case(challenge.tests, name);
+        plan.benchmark = c == nullptr;
+        if (!c) c = find_case(challenge.benchmarks, name);
         if (!c) throw judge::Error(fmt::format("the job names a case '{}' the challenge does not have", name));
-        messages.send({{"event", "case_begin"}, {"case", name}, {"kind", benchmark ? "benchmark" : "test"}});
+        messages.send({{"event", "case_begin"}, {"case", name}, {"kind", plan.benchmark ? "benchmark" : "test"}});
         try {
-          judge::CaseResult r = judge::run_case(ctx, *c, benchmark);
+          judge::CaseResult r = judge::run_case(ctx, *c, plan);
           messages.send({{"event", "case_end"}, {"result", r}});
           if (stop_on_failure && r.verdict != judge::Verdict::accepted) {
             messages.send({{"event", "done"}});

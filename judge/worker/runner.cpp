@@ -447,8 +447,9 @@ std::string describe_cuda_error(cudaError_t code) {
 
 }  // namespace
 
-CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
+CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   const Challenge& ch = ctx.challenge;
+  const bool benchmark = plan.benchmark;
   CaseResult r;
   r.name = c.name;
   r.kind = benchmark ? "benchmark" : "test";
@@ -485,25 +486,38 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
         ok = false;
       }
     }
+    if (!ok) r.failed_call = i + 1;
     if (!ok && benchmark) r.message = fmt::format("call {}: {}", i + 1, r.message);
     return ok;
   };
+  int current_call = -1;  // the call a CUDA error or exception escaped from belongs to the last one started
   auto call = [&](int i) {
+    current_call = i;
     free_before = LeakWatch::free_bytes();  // outside the host-timed part of the call; not GPU work
     double ms = call_solution(ctx, data, c.name, i);
     free_after = LeakWatch::free_bytes();
     return ms;
   };
 
+  // A call that raised a CUDA error or an exception failed too.
+  auto failed = [&](Verdict v, std::string message) {
+    r.verdict = v;
+    r.message = std::move(message);
+    r.failed_call = current_call + 1;
+    r.profile = profile.to_json();
+  };
+
   try {
-    if (!benchmark) {
-      prepare(0);
-      JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-      ctx.timer.take_foreign_activity();  // the record starts here
-      call(0);
-      if (!after(0)) {
-        r.profile = profile.to_json();
-        return r;
+    if (!plan.timed) {
+      for (int i = 0; i < plan.calls; ++i) {
+        prepare(i);
+        JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+        ctx.timer.take_foreign_activity();  // the record starts here
+        call(i);
+        if (!after(i)) {
+          r.profile = profile.to_json();
+          return r;
+        }
       }
     } else {
       if (ctx.time_reference) {
@@ -527,27 +541,23 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
       r.timing = t;
     }
   } catch (const SolveFailed& f) {
-    r.verdict = Verdict::runtime_error;
-    r.message = fmt::format("CUDA error {} {}", describe_cuda_error(f.code), f.where);
-    r.profile = profile.to_json();
+    failed(Verdict::runtime_error, fmt::format("CUDA error {} {}", describe_cuda_error(f.code), f.where));
     if (CudaError::is_sticky(f.code)) {
       r.message += "; the CUDA context is unusable after this error, so the run stops here";
       throw ContextLost{r};
     }
     return r;
   } catch (const ContextDestroyed&) {
-    r.verdict = Verdict::runtime_error;
-    r.message = "solve() destroyed the CUDA context (cudaDeviceReset?): the judge's buffers and streams are gone, so "
-                "the run stops here; never reset the device inside solve()";
+    failed(Verdict::runtime_error,
+           "solve() destroyed the CUDA context (cudaDeviceReset?): the judge's buffers and streams are gone, so the "
+           "run stops here; never reset the device inside solve()");
     throw ContextLost{r};
   } catch (const SolveThrew& t) {
-    r.verdict = Verdict::runtime_error;
-    r.message = t.message;
+    failed(Verdict::runtime_error, t.message);
     return r;
   } catch (const CudaError& e) {
     // A checked call of the judge's own failed after solve() ran: the submission broke the context.
-    r.verdict = Verdict::runtime_error;
-    r.message = fmt::format("the CUDA context failed after solve() ran: {}", e.what());
+    failed(Verdict::runtime_error, fmt::format("the CUDA context failed after solve() ran: {}", e.what()));
     if (e.sticky()) throw ContextLost{r};
     return r;
   }

@@ -55,8 +55,9 @@ extern "C" void solve(const float* A, float* C, int N) {}
 )";
 
 // A stand-in for judge-worker. `probe` names a fake GPU; `run --job FILE --message-fd 3` reads the cases from the
-// job file and plays $FAKE_SCENARIO: accept (every test accepted, every benchmark timed at 2 ms) or wrong (the
-// first test is a wrong answer). $FAKE_JOB_COPY, when set, receives a copy of the job file.
+// job file and plays $FAKE_SCENARIO: accept (every test accepted, every benchmark timed at 2 ms), wrong (the first
+// test is a wrong answer) or late (the tests pass, the first benchmark's 4th call is a wrong answer). $FAKE_JOB_COPY,
+// when set, receives a copy of the job file.
 const char* kFakeWorker = R"(#!/bin/bash
 if [ "$1" = probe ]; then
   echo '{"devices":[{"name":"Fake GPU","compute_capability":"9.0","sm_count":2}]}'
@@ -81,6 +82,14 @@ for c in $tests; do
   send '{"event":"call","case":"'$c'","index":0}'
   send '{"event":"case_end","result":{"name":"'$c'","kind":"test","verdict":"accepted"}}'
 done
+if [ "$FAKE_SCENARIO" = late ]; then
+  c=${benchmarks%% *}
+  send '{"event":"case_begin","case":"'$c'","kind":"benchmark"}'
+  for i in 0 1 2 3; do send '{"event":"call","case":"'$c'","index":'$i'}'; done
+  send '{"event":"case_end","result":{"name":"'$c'","kind":"benchmark","verdict":"wrong_answer","failed_call":4,"message":"call 4: C: 1 of 1000 elements wrong"}}'
+  send '{"event":"done"}'
+  exit 0
+fi
 for c in $benchmarks; do
   send '{"event":"case_begin","case":"'$c'"}'
   send '{"event":"case_end","result":{"name":"'$c'","kind":"benchmark","verdict":"accepted","flops":1000,"bytes":8000,"timing":{"timer":"fake","samples":10,"median_ms":2.0,"min_ms":1.9,"max_ms":2.2,"mean_ms":2.0,"noise_pct":0.5,"converged":true}}}'
@@ -618,6 +627,39 @@ TEST_F(Cli, RunPassesSeedAndCasesToTheWorker) {
   EXPECT_EQ(job.at("tests"), json::array({"b2"}));
   EXPECT_EQ(job.at("benchmarks"), json::array());
   EXPECT_FALSE(fs::exists(db_)) << "run never records";
+}
+
+TEST_F(Cli, RunPassesTheCallToTheWorker) {
+  require_nvcc();
+  env_["FAKE_JOB_COPY"] = (dir_ / "job.json").string();
+  auto r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--case", "b2", "--call", "3"});
+  EXPECT_EQ(r.code, 0) << r;
+  json job = json::parse(read_file(dir_ / "job.json"));
+  EXPECT_EQ(job.at("calls"), 3);
+
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice"});
+  EXPECT_EQ(r.code, 0) << r;
+  job = json::parse(read_file(dir_ / "job.json"));
+  EXPECT_EQ(job.at("calls"), 1);
+
+  r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--call", "0"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "--call", r);
+}
+
+TEST_F(Cli, ALaterCallsFailureIsReplayedWithItsCall) {
+  require_nvcc();
+  env_["FAKE_SCENARIO"] = "late";
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "bob"});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_CONTAINS(r.out, "✗ Wrong answer in case b1", r);
+  EXPECT_CONTAINS(r.out, "--case b1 --call 4\n", r);
+
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "bob", "--json"});
+  json j = parse(r);
+  EXPECT_EQ(j.at("failed_case"), "b1");
+  EXPECT_EQ(j.at("cases").back().at("failed_call"), 4) << r;
+  EXPECT_CONTAINS(j.at("replay").get<std::string>(), "--case b1 --call 4", r);
 }
 
 TEST_F(Cli, RunWithAnUnknownCaseListsTheCases) {

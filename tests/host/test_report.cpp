@@ -242,6 +242,27 @@ TEST(ConsoleReport, ReplayQuotesPathsThatNeedIt) {
   EXPECT_CONTAINS(s, "replay: judge run madd 'my dir/it'\\''s.cu' --seed 12345 --case t_2x3");
 }
 
+TEST(ConsoleReport, ReplayNamesTheFailedCallOnlyWhenItIsALaterOne) {
+  JudgeReport r = wrong_answer();
+  r.cases[0].failed_call = 1;
+  EXPECT_CONTAINS(console(r), "replay: judge run madd solve.cu --seed 12345 --case t_2x3\n");
+  r.cases[0].failed_call = 7;
+  EXPECT_CONTAINS(console(r), "replay: judge run madd solve.cu --seed 12345 --case t_2x3 --call 7\n");
+  EXPECT_EQ(judge::replay_command(r, "solve.cu"), "judge run madd solve.cu --seed 12345 --case t_2x3 --call 7");
+  // The JSON document carries the same line.
+  EXPECT_EQ(as_json(r).at("replay"), "judge run madd solve.cu --seed 12345 --case t_2x3 --call 7");
+  EXPECT_EQ(as_json(r).at("cases")[0].at("failed_call"), 7);
+}
+
+TEST(ConsoleReport, NothingToReplayForAcceptedCompileErrorOrNoDevice) {
+  EXPECT_EQ(judge::replay_command(accepted_submit(), "solve.cu"), "");
+  EXPECT_EQ(judge::replay_command(compile_error(), "solve.cu"), "");
+  JudgeReport none = base_report(Verdict::no_device);
+  none.device.reset();
+  EXPECT_EQ(judge::replay_command(none, "solve.cu"), "");
+  EXPECT_FALSE(as_json(accepted_submit()).contains("replay"));
+}
+
 TEST(ConsoleReport, CompileErrorShowsDiagnosticsVerbatimAndNoReplay) {
   JudgeReport r = compile_error();
   std::string s = console(r);
