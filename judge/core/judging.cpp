@@ -87,8 +87,9 @@ json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o
           {"calls", o.mode == Mode::submit ? 1 : o.calls},
           {"timing", timing},
           {"time_reference", o.time_reference},
-          // CUPTI and compute-sanitizer both attach through the tools interface: under the sanitizer, events.
-          {"cupti", o.cupti && !o.sanitize},
+          // Only submit times anything. CUPTI, compute-sanitizer and Nsight Compute all attach through the tools
+          // interface and exclude one another: `judge run` leaves it to them (under ncu, under the sanitizer).
+          {"cupti", o.mode == Mode::submit && o.cupti && !o.sanitize},
           {"sanitize", o.sanitize.has_value()}};
 }
 
@@ -140,6 +141,9 @@ class WorkerSession {
         r_.timer = m.value("timer", "");
         stage_ = "loading the submission";
         deadline_ = from_now(kSetupLimit * slowdown());
+      } else if (ev == "timer") {
+        r_.timer = m.value("timer", r_.timer);
+        r_.timer_warning = m.value("warning", "");
       } else if (ev == "stage") {
         deadline_ = from_now(kSetupLimit * slowdown());
       } else if (ev == "case_begin") {
@@ -400,6 +404,7 @@ json to_json(const JudgeReport& r) {
             {"message", r.message},
             {"failed_case", r.failed_case},
             {"timer", r.timer},
+            {"timer_warning", r.timer_warning},
             {"build",
              {{"ok", r.build.ok},
               {"cached", r.build.cached},

@@ -46,6 +46,7 @@ struct JudgeReport {
   std::uint64_t seed = 0;
   std::optional<DeviceInfo> device;
   std::string timer;
+  std::string timer_warning;  // why the timer is not CUPTI although CUPTI was allowed
   BuildResult build;
   std::vector<CaseResult> cases;
   Verdict verdict = Verdict::internal_error;

@@ -253,6 +253,8 @@ class ConsoleReporter final : public Reporter {
     if (unconverged)
       out << "  note: some medians did not reach the noise target within the time budget (see ±%; --budget raises "
              "it)\n";
+    if (!r.timer_warning.empty())
+      out << paint(fmt::format("  warning: {}\n", r.timer_warning), fg(fmt::terminal_color::yellow));
   }
 
   void failure_details(const JudgeReport& r, const std::string& source, std::ostream& out) {

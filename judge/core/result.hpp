@@ -1,6 +1,6 @@
 #pragma once
 // What a run produces, as the worker reports it and the judge reports and records it. Each message the worker sends
-// is one JSON object per line ("event": device | case_begin | call | case_end | fatal | done); these types are
+// is one JSON object per line ("event": device | timer | stage | case_begin | call | case_end | fatal | done); these types are
 // their payloads, with to_json/from_json so the two processes agree on one definition.
 #include <cstdint>
 #include <optional>

@@ -80,7 +80,7 @@ int run(const std::string& job_path, int fd) {
                                      challenge.id, challenge.id));
 
     // CUPTI first, so it sees the context being created.
-    auto timer = judge::make_timer(job.value("cupti", true));
+    judge::TimerChoice timer = judge::choose_timer(job.value("cupti", true));
     auto devices = judge::list_devices();
     if (devices.empty()) {
       fatal(judge::Verdict::no_device, "no CUDA device is present (cudaGetDeviceCount found none)");
@@ -91,17 +91,19 @@ int run(const std::string& job_path, int fd) {
       throw judge::Error(fmt::format("device {} does not exist ({} visible)", ordinal, devices.size()));
     JUDGE_CUDA_CHECK(cudaSetDevice(ordinal));
     JUDGE_CUDA_CHECK(cudaFree(nullptr));
-    messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", timer->name()}});
+    messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", timer.timer->name()}});
 
     judge::CublasHandle cublas;
     judge::Stream stream;
     judge::L2Flusher l2(ordinal);
     judge::ClockProbe clock(ordinal);
-    timer->learn_own_stream(stream.get());
+    judge::adopt_own_stream(timer, stream.get());
+    if (!timer.warning.empty())
+      messages.send({{"event", "timer"}, {"timer", timer.timer->name()}, {"warning", timer.warning}});
     messages.send({{"event", "stage"}, {"stage", "load"}});
     judge::Solution solution(job.at("library").get<std::string>());
 
-    judge::RunnerContext ctx{challenge, solution, *reference, *timer, l2, clock, messages};
+    judge::RunnerContext ctx{challenge, solution, *reference, *timer.timer, l2, clock, messages};
     ctx.cublas = cublas.get();
     ctx.stream = stream.get();
     ctx.seed = job.at("seed").get<std::uint64_t>();

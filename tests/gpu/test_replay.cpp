@@ -4,10 +4,12 @@
 // call of a benchmark's timing loop (`--call N`, which must make calls 1..N as submit did, since the failure below
 // depends on what the earlier calls left behind). Each is checked through the JSON document (its `replay` field, run
 // with --json, compared field by field) and through the human output (the printed line, split as a shell splits it,
-// run verbatim, compared line by line).
+// run verbatim, compared line by line). The last test runs a benchmark case under Nsight Compute, where CUPTI is
+// not available to the judge: `judge run` must not need it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -269,6 +271,26 @@ TEST_F(Replay, ALaterCallOfABenchmark) {
   json j = json::parse(first.output, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << first.output;
   EXPECT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "");
+}
+
+// `judge run` times nothing, so it must not take CUPTI, which Nsight Compute holds while it profiles.
+TEST_F(Replay, BenchmarkCaseRunsUnderNsightCompute) {
+  const char* ncu_env = std::getenv("JUDGE_TEST_NCU");
+  std::string ncu = ncu_env && *ncu_env ? ncu_env : "";
+  for (const char* candidate : {"/usr/local/cuda/bin/ncu", "/usr/bin/ncu"})
+    if (ncu.empty() && fs::exists(candidate)) ncu = candidate;
+  if (ncu.empty()) GTEST_SKIP() << "Nsight Compute (ncu) is not installed here (JUDGE_TEST_NCU names it)";
+  std::string file = write("good", judge::testing::read_file(judge::testing::source_dir() / "submissions" /
+                                                              "vector_add" / "1_naive.cu"));
+  auto r = judge::testing::run_command({ncu, "--target-processes", "all", "--launch-count", "1", "--log-file",
+                                       (tmp_ / "ncu.log").string(), judge::testing::cli_path().string(), "--json",
+                                       "run", "vector_add", file, "--case", "N_25000000"},
+                                      env_, 900);
+  json j = json::parse(r.output, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.output.substr(0, 4000);
+  EXPECT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "") << "\n" << r.output.substr(0, 4000);
+  EXPECT_EQ(j.value("timer", ""), "events");
+  EXPECT_EQ(j.value("timer_warning", ""), "") << "run mode must not even try CUPTI";
 }
 
 }  // namespace

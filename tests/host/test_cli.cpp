@@ -57,7 +57,7 @@ extern "C" void solve(const float* A, float* C, int N) {}
 // A stand-in for judge-worker. `probe` names a fake GPU; `run --job FILE --message-fd 3` reads the cases from the
 // job file and plays $FAKE_SCENARIO: accept (every test accepted, every benchmark timed at 2 ms), wrong (the first
 // test is a wrong answer) or late (the tests pass, the first benchmark's 4th call is a wrong answer). $FAKE_JOB_COPY,
-// when set, receives a copy of the job file.
+// when set, receives a copy of the job file; $FAKE_TIMER_WARNING, when set, is sent as the timer's warning.
 const char* kFakeWorker = R"(#!/bin/bash
 if [ "$1" = probe ]; then
   echo '{"devices":[{"name":"Fake GPU","compute_capability":"9.0","sm_count":2}]}'
@@ -70,6 +70,7 @@ tests=$(names tests) || exit 3
 benchmarks=$(names benchmarks) || exit 3
 send() { printf '%s\n' "$1" >&3; }
 send '{"event":"device","device":{"name":"Fake GPU","compute_capability":"9.0"},"timer":"fake"}'
+[ -n "$FAKE_TIMER_WARNING" ] && send '{"event":"timer","timer":"events","warning":"'"$FAKE_TIMER_WARNING"'"}'
 if [ "$FAKE_SCENARIO" = wrong ]; then
   c=${tests%% *}
   send '{"event":"case_begin","case":"'$c'"}'
@@ -629,18 +630,21 @@ TEST_F(Cli, RunPassesSeedAndCasesToTheWorker) {
   EXPECT_FALSE(fs::exists(db_)) << "run never records";
 }
 
-TEST_F(Cli, RunPassesTheCallToTheWorker) {
+TEST_F(Cli, RunPassesTheCallAndLeavesCuptiAloneSubmitTimesWithIt) {
   require_nvcc();
   env_["FAKE_JOB_COPY"] = (dir_ / "job.json").string();
   auto r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--case", "b2", "--call", "3"});
   EXPECT_EQ(r.code, 0) << r;
   json job = json::parse(read_file(dir_ / "job.json"));
   EXPECT_EQ(job.at("calls"), 3);
+  // judge run times nothing, so it never takes CUPTI: Nsight Compute or compute-sanitizer may hold it.
+  EXPECT_EQ(job.at("cupti"), false);
 
   r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice"});
   EXPECT_EQ(r.code, 0) << r;
   job = json::parse(read_file(dir_ / "job.json"));
   EXPECT_EQ(job.at("calls"), 1);
+  EXPECT_EQ(job.at("cupti"), true);
 
   r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--call", "0"});
   EXPECT_EQ(r.code, 2) << r;
@@ -660,6 +664,17 @@ TEST_F(Cli, ALaterCallsFailureIsReplayedWithItsCall) {
   EXPECT_EQ(j.at("failed_case"), "b1");
   EXPECT_EQ(j.at("cases").back().at("failed_call"), 4) << r;
   EXPECT_CONTAINS(j.at("replay").get<std::string>(), "--case b1 --call 4", r);
+}
+
+TEST_F(Cli, TimerWarningIsShown) {
+  require_nvcc();
+  env_["FAKE_TIMER_WARNING"] = "CUPTI failed enabling activity records";
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "warning: CUPTI failed enabling activity records", r);
+  EXPECT_CONTAINS(r.out, "timer events", r);
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice", "--json"});
+  EXPECT_EQ(parse(r).at("timer_warning"), "CUPTI failed enabling activity records") << r;
 }
 
 TEST_F(Cli, RunWithAnUnknownCaseListsTheCases) {
