@@ -23,6 +23,7 @@ struct RunOptions {
   std::uint64_t seed = 0;
   bool seed_given = false;
   std::vector<std::string> cases;
+  int call = 1;
   double timeout_s = 0;
   int device = 0;
   std::string arch;
@@ -85,10 +86,11 @@ RecordOutcome record(const JudgeReport& r, const RunOptions& o) {
   SubmissionRecord s = record_of(r, o.user.empty() ? default_user_name() : o.user);
   try {
     Leaderboard board(db);
-    out.submission_id = board.record(s);
+    Recorded recorded = board.record(s);
+    out.submission_id = recorded.id;
+    out.rank = recorded.rank;
+    out.ranked = recorded.ranked;
     out.recorded = true;
-    for (const auto& e : board.ranking(s.challenge, s.gpu_name))
-      if (e.user == s.user) out.rank = e.rank;
   } catch (const std::exception& e) {
     out.error = e.what();
     for (const auto& dir : {db.parent_path() / "pending", cache_dir() / "pending"}) {
@@ -137,6 +139,7 @@ int run_judge(const GlobalOptions& g, const RunOptions& o) {
     if (o.seed_given) jo.seed = o.seed;
     if (o.timeout_s > 0) jo.timeout_s = o.timeout_s;
     jo.cases = o.cases;
+    jo.calls = o.call;
     jo.device = o.device;
     jo.arch = o.arch;
     jo.cupti = !o.no_cupti;
@@ -166,7 +169,12 @@ void setup_run(CLI::App& app, const GlobalOptions& g) {
   add_common(r, *run);
   r->add_option("--seed", run->seed, "Seed for the inputs: replays a failure exactly")
       ->each([run](const std::string&) { run->seed_given = true; });
-  r->add_option("--case", run->cases, "Run only this case (repeatable); benchmark cases run as one checked call");
+  r->add_option("--case", run->cases, "Run only this case (repeatable); a benchmark case runs untimed, as checked calls "
+                                      "(see --call)");
+  r->add_option("--call", run->call,
+                "Replay call N of each case, as `judge submit` made it: calls 1..N run, each with its own inputs, "
+                "each checked (default 1)")
+      ->check(CLI::PositiveNumber);
   r->add_flag("--sanitize{memcheck}", run->sanitize,
               "Run under compute-sanitizer: --sanitize (memcheck) or --sanitize=racecheck|initcheck|synccheck")
       ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));

@@ -1,16 +1,17 @@
 #pragma once
 // Build: the user's solve.cu becomes a shared object for one GPU architecture.
 //
-// The judge writes a small glue file that declares the challenge's expected solve() *before* including the user's
-// file, and defines judge_entry(void* const* args) after it, which calls solve() with the exact signature. So in
-// one translation unit: a solve() with another signature is a compile error that points at the user's line, and the
-// judge adds the expected signature to the message; a missing solve() is an undefined symbol (-z defs).
-// Builds are cached by content: source text, glue, flags and compiler version.
+// The judge writes a glue file (glue.hpp) that includes the user's file and then defines judge_entry(void* const*
+// args), which calls solve() with the challenge's arguments, and a solve.h beside it for LeetGPU's older starters.
+// So in one translation unit: a solve() these arguments cannot call is a compile error at the generated call, and
+// the judge adds the declaration it calls to the message; a declared but missing solve() is an undefined symbol
+// (-z defs). Builds are cached by content: source text, glue, solve.h, flags and compiler version.
 #include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "judge/core/glue.hpp"
 #include "judge/core/spec.hpp"
 
 namespace judge {
@@ -39,8 +40,6 @@ std::string find_nvcc();
 // The first line of `nvcc --version` that names the release, e.g. "Cuda compilation tools, release 13.0, V13.0.88".
 std::string nvcc_version(const std::string& nvcc);
 
-// The glue translation unit for `source`.
-std::string make_glue(const Challenge& challenge, const std::filesystem::path& source);
 // The nvcc arguments (without the nvcc path) for building glue -> output.
 std::vector<std::string> nvcc_arguments(const std::string& arch, const std::filesystem::path& glue,
                                         const std::filesystem::path& output,

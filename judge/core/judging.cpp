@@ -58,7 +58,8 @@ json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o
   } else if (o.cases.empty()) {
     for (const auto& c : ch.tests) tests.push_back(c.name);
   } else {
-    // Named cases run as functional checks, benchmarks included: that is how a failure in submit is replayed.
+    // Named cases run as checked calls without timing, benchmarks included (the worker finds them among either):
+    // that is how a failure in submit is replayed.
     for (const auto& name : o.cases) {
       bool found = false;
       for (const auto* list : {&ch.tests, &ch.benchmarks})
@@ -83,10 +84,12 @@ json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o
           {"tests", tests},
           {"benchmarks", benchmarks},
           {"stop_on_failure", o.mode == Mode::submit},
+          {"calls", o.mode == Mode::submit ? 1 : o.calls},
           {"timing", timing},
           {"time_reference", o.time_reference},
-          // CUPTI and compute-sanitizer both attach through the tools interface: under the sanitizer, events.
-          {"cupti", o.cupti && !o.sanitize},
+          // Only submit times anything. CUPTI, compute-sanitizer and Nsight Compute all attach through the tools
+          // interface and exclude one another: `judge run` leaves it to them (under ncu, under the sanitizer).
+          {"cupti", o.mode == Mode::submit && o.cupti && !o.sanitize},
           {"sanitize", o.sanitize.has_value()}};
 }
 
@@ -138,10 +141,14 @@ class WorkerSession {
         r_.timer = m.value("timer", "");
         stage_ = "loading the submission";
         deadline_ = from_now(kSetupLimit * slowdown());
+      } else if (ev == "timer") {
+        r_.timer = m.value("timer", r_.timer);
+        r_.timer_warning = m.value("warning", "");
       } else if (ev == "stage") {
         deadline_ = from_now(kSetupLimit * slowdown());
       } else if (ev == "case_begin") {
         case_ = m.value("case", "");
+        kind_ = m.value("kind", "test");
         stage_ = "preparing case " + case_;
         in_call_ = false;
         deadline_ = from_now(kSetupLimit * slowdown());
@@ -176,9 +183,10 @@ class WorkerSession {
   void fail(Verdict v, const std::string& message) {
     CaseResult c;
     c.name = case_.empty() ? "(no case)" : case_;
-    c.kind = "test";
+    c.kind = kind_;
     c.verdict = v;
     c.message = message;
+    if (in_call_) c.failed_call = call_index_ + 1;
     if (!case_.empty()) r_.cases.push_back(c);
     fatal_verdict_ = v;
     fatal_message_ = message;
@@ -217,6 +225,7 @@ class WorkerSession {
   Clock::time_point spawned_;
   std::string stage_ = "starting the worker";
   std::string case_;
+  std::string kind_ = "test";
   int call_index_ = 0;
   bool in_call_ = false;
   bool done_ = false;
@@ -395,6 +404,7 @@ json to_json(const JudgeReport& r) {
             {"message", r.message},
             {"failed_case", r.failed_case},
             {"timer", r.timer},
+            {"timer_warning", r.timer_warning},
             {"build",
              {{"ok", r.build.ok},
               {"cached", r.build.cached},

@@ -24,6 +24,7 @@ struct JudgeOptions {
   std::optional<std::uint64_t> seed;     // run: reproducible inputs; submit ignores it and mixes in a secret
   std::optional<double> timeout_s;       // per solve() call; default: the spec's
   std::vector<std::string> cases;        // run: only these (tests or benchmarks, by name); empty = all tests
+  int calls = 1;                         // run: each case makes calls 1..calls, checked (`--call N` replays call N)
   TimingPolicy timing;
   int device = 0;
   std::string arch;                      // empty: from the device (or sm_90 when there is none)
@@ -45,6 +46,7 @@ struct JudgeReport {
   std::uint64_t seed = 0;
   std::optional<DeviceInfo> device;
   std::string timer;
+  std::string timer_warning;  // why the timer is not CUPTI although CUPTI was allowed
   BuildResult build;
   std::vector<CaseResult> cases;
   Verdict verdict = Verdict::internal_error;

@@ -326,6 +326,39 @@ void read_cases(const Connection& connection, std::vector<SubmissionRecord>& sub
   }
 }
 
+// Best accepted run per user, best first. Each user's best run is the lowest score, the earliest on ties
+// (created_at, then id for runs recorded within the same millisecond); the ranking orders those best runs the same
+// way. The caller holds the connection (and, inside record(), the write transaction).
+std::vector<RankingEntry> read_ranking(const Connection& connection, const std::string& challenge,
+                                       const std::string& gpu_name, std::string_view doing) {
+  Statement query(connection, R"sql(
+    WITH runs AS (
+      SELECT id, user, score_ms, created_at,
+             row_number() OVER (PARTITION BY user ORDER BY score_ms, created_at, id) AS nth_best,
+             count(*) OVER (PARTITION BY user) AS attempts
+      FROM submissions
+      WHERE challenge = ?1 AND gpu_name = ?2)
+    SELECT row_number() OVER (ORDER BY score_ms, created_at, id) AS rank,
+           user, score_ms, id, created_at, attempts
+    FROM runs WHERE nth_best = 1
+    ORDER BY rank)sql",
+                  doing);
+  query.bind(1, challenge);
+  query.bind(2, gpu_name);
+  std::vector<RankingEntry> entries;
+  while (query.step()) {
+    RankingEntry e;
+    e.rank = static_cast<int>(query.integer(0));
+    e.user = query.text(1);
+    e.score_ms = query.real(2);
+    e.submission_id = query.integer(3);
+    e.created_at = query.text(4);
+    e.attempts = static_cast<int>(query.integer(5));
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
 }  // namespace
 
 struct Leaderboard::Db {
@@ -349,7 +382,7 @@ void Leaderboard::set_busy_timeout(std::chrono::milliseconds timeout) {
   db_->connection.set_busy_timeout(timeout);
 }
 
-std::int64_t Leaderboard::record(SubmissionRecord s) {
+Recorded Leaderboard::record(SubmissionRecord s) {
   if (s.created_at.empty()) s.created_at = utc_now_iso8601();
   if (s.source_hash.empty()) s.source_hash = sha256_hex(s.source);
   if (s.judge_version.empty()) s.judge_version = JUDGE_VERSION;
@@ -392,41 +425,19 @@ std::int64_t Leaderboard::record(SubmissionRecord s) {
     insert_case.run();
     insert_case.reset();
   }
+  Recorded recorded;
+  recorded.id = id;
+  const std::vector<RankingEntry> ranking = read_ranking(connection, s.challenge, s.gpu_name, doing);
+  recorded.ranked = static_cast<int>(ranking.size());
+  for (const auto& e : ranking)
+    if (e.user == s.user) recorded.rank = e.rank;
   transaction.commit();
-  return id;
+  return recorded;
 }
 
 std::vector<RankingEntry> Leaderboard::ranking(const std::string& challenge, const std::string& gpu_name) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
-  const char* doing = "reading the ranking";
-  // Each user's best run is the lowest score, the earliest on ties (created_at, then id for runs recorded within
-  // the same millisecond); the ranking orders those best runs the same way.
-  Statement query(db_->connection, R"sql(
-    WITH runs AS (
-      SELECT id, user, score_ms, created_at,
-             row_number() OVER (PARTITION BY user ORDER BY score_ms, created_at, id) AS nth_best,
-             count(*) OVER (PARTITION BY user) AS attempts
-      FROM submissions
-      WHERE challenge = ?1 AND gpu_name = ?2)
-    SELECT row_number() OVER (ORDER BY score_ms, created_at, id) AS rank,
-           user, score_ms, id, created_at, attempts
-    FROM runs WHERE nth_best = 1
-    ORDER BY rank)sql",
-                  doing);
-  query.bind(1, challenge);
-  query.bind(2, gpu_name);
-  std::vector<RankingEntry> entries;
-  while (query.step()) {
-    RankingEntry e;
-    e.rank = static_cast<int>(query.integer(0));
-    e.user = query.text(1);
-    e.score_ms = query.real(2);
-    e.submission_id = query.integer(3);
-    e.created_at = query.text(4);
-    e.attempts = static_cast<int>(query.integer(5));
-    entries.push_back(std::move(e));
-  }
-  return entries;
+  return read_ranking(db_->connection, challenge, gpu_name, "reading the ranking");
 }
 
 std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
@@ -438,6 +449,38 @@ std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
   std::vector<std::string> names;
   while (query.step()) names.push_back(query.text(0));
   return names;
+}
+
+std::vector<BoardSummary> Leaderboard::overview() const {
+  std::lock_guard<std::mutex> lock(db_->mutex);
+  // The leader is the first run in the ranking's order (score, then created_at, then id); its user is ranked first.
+  Statement query(db_->connection, R"sql(
+    WITH runs AS (
+      SELECT challenge, gpu_name, user, score_ms, id, created_at,
+             row_number() OVER (PARTITION BY challenge, gpu_name ORDER BY score_ms, created_at, id) AS place,
+             count(*) OVER (PARTITION BY challenge, gpu_name) AS submissions
+      FROM submissions),
+    users AS (
+      SELECT challenge, gpu_name, count(DISTINCT user) AS users FROM submissions GROUP BY challenge, gpu_name)
+    SELECT runs.challenge, runs.gpu_name, user, score_ms, id, created_at, users, submissions
+    FROM runs JOIN users USING (challenge, gpu_name)
+    WHERE place = 1
+    ORDER BY runs.challenge, runs.gpu_name)sql",
+                  "reading the overview");
+  std::vector<BoardSummary> boards;
+  while (query.step()) {
+    BoardSummary b;
+    b.challenge = query.text(0);
+    b.gpu_name = query.text(1);
+    b.leader = query.text(2);
+    b.score_ms = query.real(3);
+    b.submission_id = query.integer(4);
+    b.created_at = query.text(5);
+    b.users = static_cast<int>(query.integer(6));
+    b.submissions = static_cast<int>(query.integer(7));
+    boards.push_back(std::move(b));
+  }
+  return boards;
 }
 
 std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
@@ -499,6 +542,17 @@ nlohmann::json to_json(const SubmissionRecord& s) {
           {"source", s.source},
           {"judge_version", s.judge_version},
           {"cases", std::move(cases)}};
+}
+
+nlohmann::json to_json(const BoardSummary& b) {
+  return {{"challenge", b.challenge},
+          {"gpu", b.gpu_name},
+          {"leader", b.leader},
+          {"score_ms", b.score_ms},
+          {"submission_id", b.submission_id},
+          {"created_at", b.created_at},
+          {"users", b.users},
+          {"submissions", b.submissions}};
 }
 
 nlohmann::json to_json(const RankingEntry& r) {

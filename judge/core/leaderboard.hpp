@@ -54,6 +54,26 @@ struct RankingEntry {
   int attempts = 0;  // accepted submissions by this user on this challenge and GPU
 };
 
+// What record() did: the new submission's id and where its user stands right after it, read in the same
+// transaction as the insert, so another judge's insert cannot slip in between.
+struct Recorded {
+  std::int64_t id = 0;
+  int rank = 0;    // the user's place on this challenge and GPU (with their best run, which may be an earlier one)
+  int ranked = 0;  // how many users the ranking had then
+};
+
+// One challenge on one GPU, for the overview: who leads and how many take part.
+struct BoardSummary {
+  std::string challenge;
+  std::string gpu_name;
+  std::string leader;  // the user ranked first
+  double score_ms = 0;
+  std::int64_t submission_id = 0;
+  std::string created_at;
+  int users = 0;
+  int submissions = 0;
+};
+
 class Leaderboard {
  public:
   // Opens (creating directories, file and schema as needed). Throws LeaderboardError naming the path and what to
@@ -63,14 +83,16 @@ class Leaderboard {
   Leaderboard(const Leaderboard&) = delete;
   Leaderboard& operator=(const Leaderboard&) = delete;
 
-  // Inserts the submission and its cases in one transaction; returns its id. Waits for a lock held by another
-  // judge up to the busy timeout, then throws LeaderboardError (nothing half-written).
-  std::int64_t record(SubmissionRecord submission);
+  // Inserts the submission and its cases in one transaction and ranks its user in that same transaction. Waits for a
+  // lock held by another judge up to the busy timeout, then throws LeaderboardError (nothing half-written).
+  Recorded record(SubmissionRecord submission);
 
   // Best accepted run per user for this challenge on this GPU, best (lowest score) first.
   std::vector<RankingEntry> ranking(const std::string& challenge, const std::string& gpu_name) const;
   // GPU names that have entries for this challenge.
   std::vector<std::string> gpus(const std::string& challenge) const;
+  // Every challenge and GPU with entries, by challenge then GPU name.
+  std::vector<BoardSummary> overview() const;
   // Every accepted run for the challenge (optionally one user's), newest first, with cases and source.
   std::vector<SubmissionRecord> history(const std::string& challenge,
                                         const std::optional<std::string>& user = std::nullopt) const;
@@ -89,5 +111,6 @@ class Leaderboard {
 
 nlohmann::json to_json(const SubmissionRecord& s);
 nlohmann::json to_json(const RankingEntry& r);
+nlohmann::json to_json(const BoardSummary& b);
 
 }  // namespace judge

@@ -23,7 +23,8 @@ struct RecordOutcome {
   bool attempted = false;  // only accepted submits are recorded
   bool recorded = false;
   std::int64_t submission_id = 0;
-  int rank = 0;
+  int rank = 0;            // the user's rank right after this submission was recorded
+  int ranked = 0;          // of how many users, then
   std::string database;
   std::string error;       // why it could not be recorded
   std::string saved_to;    // where the result was kept instead, so nothing is lost
@@ -38,6 +39,9 @@ class Reporter {
   virtual void judge_result(const JudgeReport& r, const std::string& source, const RecordOutcome& record,
                             std::ostream& out) = 0;
   virtual void leaderboard(const std::vector<LeaderboardView>& views, std::ostream& out) = 0;
+  // `judge leaderboard` without a challenge: each challenge and GPU with entries, its leader and how many take part.
+  virtual void leaderboard_overview(const std::vector<BoardSummary>& boards, const std::string& database,
+                                    std::ostream& out) = 0;
   // A GPU's ceilings (`judge calibrate`): measured just now, or found in the store; stored_in is the store's file.
   virtual void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
                            std::ostream& out) = 0;
@@ -50,5 +54,9 @@ std::unique_ptr<Reporter> make_json_reporter();
 // Human formatting helpers, shared by reporters and tests.
 std::string format_duration_ms(double ms);  // "812 ns", "17.1 µs", "2.35 ms", "1.20 s"
 std::string format_rate(double per_second, const char* unit);  // "8.04 T" + unit, ...
+// The `judge run` command that replays a rejected run: its seed, the failed case and, when a later call of that case
+// failed, `--call N`; the source is a shell word. Empty when there is nothing to replay (accepted, compile error, no
+// device).
+std::string replay_command(const JudgeReport& r, const std::string& source);
 
 }  // namespace judge

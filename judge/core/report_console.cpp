@@ -118,8 +118,9 @@ class ConsoleReporter final : public Reporter {
     }
     if (rec.attempted) {
       if (rec.recorded)
-        out << fmt::format("recorded as submission #{} in {} (rank {} on this GPU)\n", rec.submission_id,
-                           rec.database, rec.rank);
+        // A rank is a moment's: submissions recorded later move it, so it says of how many and when.
+        out << fmt::format("recorded as submission #{} in {} (rank {} of {} on this GPU when recorded)\n",
+                           rec.submission_id, rec.database, rec.rank, rec.ranked);
       else
         out << paint(fmt::format("not recorded: {}", rec.error), fg(fmt::terminal_color::yellow)) << "\n"
             << (rec.saved_to.empty() ? "" : fmt::format("the result was saved to {}\n", rec.saved_to));
@@ -137,6 +138,28 @@ class ConsoleReporter final : public Reporter {
                            format_duration_ms(e.score_ms), e.attempts, e.created_at, e.submission_id);
       out << "\n";
     }
+  }
+
+  void leaderboard_overview(const std::vector<BoardSummary>& boards, const std::string& database,
+                            std::ostream& out) override {
+    if (boards.empty()) {
+      out << fmt::format("no accepted submissions yet in {}; `judge submit <challenge> <file>` records one\n",
+                         database);
+      return;
+    }
+    std::size_t wc = 9, wg = 3, wl = 6;
+    for (const auto& b : boards) {
+      wc = std::max(wc, b.challenge.size());
+      wg = std::max(wg, b.gpu_name.size());
+      wl = std::max(wl, b.leader.size());
+    }
+    out << fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>10}  {:>5}  {:>11}\n", "challenge", wc, "GPU", wg, "leader", wl,
+                       "score", "users", "submissions");
+    for (const auto& b : boards)
+      out << fmt::format("{}  {:<{}}  {:<{}}  {:>10}  {:>5}  {:>11}\n",
+                         paint(fmt::format("{:<{}}", b.challenge, wc), fmt::emphasis::bold), b.gpu_name, wg, b.leader,
+                         wl, format_duration_ms(b.score_ms), b.users, b.submissions);
+    out << "`judge leaderboard <challenge>` shows a challenge's whole ranking\n";
   }
 
   void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
@@ -243,6 +266,8 @@ class ConsoleReporter final : public Reporter {
     if (unconverged)
       out << "  note: some medians did not reach the noise target within the time budget (see ±%; --budget raises "
              "it)\n";
+    if (!r.timer_warning.empty())
+      out << paint(fmt::format("  warning: {}\n", r.timer_warning), fg(fmt::terminal_color::yellow));
   }
 
   void failure_details(const JudgeReport& r, const std::string& source, std::ostream& out) {
@@ -272,9 +297,7 @@ class ConsoleReporter final : public Reporter {
         if (!line.empty()) out << "    " << line << "\n";  // a last line without '\n' is still part of the case
       }
     }
-    if (r.device && r.verdict != Verdict::compile_error && r.verdict != Verdict::no_device)
-      out << fmt::format("  replay: judge run {} {} --seed {}{}\n", r.challenge, shell_quote(source), r.seed,
-                         r.failed_case.empty() ? "" : " --case " + r.failed_case);
+    if (std::string replay = replay_command(r, source); !replay.empty()) out << "  replay: " << replay << "\n";
   }
 
   bool color_;
@@ -299,6 +322,16 @@ std::string format_rate(double per_second, const char* unit) {
     ++i;
   }
   return fmt::format("{:.3g} {}{}", per_second, prefixes[i], unit);
+}
+
+std::string replay_command(const JudgeReport& r, const std::string& source) {
+  if (r.accepted() || !r.device || r.verdict == Verdict::compile_error || r.verdict == Verdict::no_device) return {};
+  std::string command = fmt::format("judge run {} {} --seed {}", r.challenge, shell_quote(source), r.seed);
+  if (r.failed_case.empty()) return command;
+  command += " --case " + r.failed_case;
+  for (const auto& c : r.cases)
+    if (c.name == r.failed_case && c.failed_call > 1) command += fmt::format(" --call {}", c.failed_call);
+  return command;
 }
 
 std::unique_ptr<Reporter> make_console_reporter(bool color) { return std::make_unique<ConsoleReporter>(color); }

@@ -73,9 +73,12 @@ class JsonReporter final : public Reporter {
                     std::ostream& out) override {
     json j = to_json(r);
     j["source"] = source;
+    if (std::string replay = replay_command(r, source); !replay.empty()) j["replay"] = replay;
     if (rec.attempted)
-      j["record"] = {{"recorded", rec.recorded}, {"submission_id", rec.submission_id}, {"rank", rec.rank},
-                     {"database", rec.database}, {"error", rec.error},           {"saved_to", rec.saved_to}};
+      j["record"] = {{"recorded", rec.recorded}, {"submission_id", rec.submission_id},
+                     {"rank", rec.rank},         {"ranked", rec.ranked},
+                     {"database", rec.database}, {"error", rec.error},
+                     {"saved_to", rec.saved_to}};
     emit(j, out);
   }
 
@@ -87,6 +90,13 @@ class JsonReporter final : public Reporter {
       boards.push_back({{"challenge", v.challenge}, {"gpu", v.gpu_name}, {"ranking", ranking}});
     }
     emit({{"leaderboards", boards}}, out);
+  }
+
+  void leaderboard_overview(const std::vector<BoardSummary>& boards, const std::string& database,
+                            std::ostream& out) override {
+    json rows = json::array();
+    for (const auto& b : boards) rows.push_back(to_json(b));
+    emit({{"overview", rows}, {"database", database}}, out);
   }
 
   void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,

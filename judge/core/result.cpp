@@ -164,6 +164,7 @@ void from_json(const nlohmann::json& j, Timing& t) {
 void to_json(nlohmann::json& j, const CaseResult& c) {
   j = {{"name", c.name},       {"kind", c.kind},       {"verdict", c.verdict}, {"message", c.message},
        {"scalars", c.scalars}, {"outputs", c.outputs}, {"flops", c.flops},     {"bytes", c.bytes}};
+  if (c.failed_call > 0) j["failed_call"] = c.failed_call;
   if (!c.inputs_preview.empty()) j["inputs_preview"] = c.inputs_preview;
   if (!c.profile.empty()) j["profile"] = c.profile;
   if (c.sol_floor_ms > 0)
@@ -183,6 +184,7 @@ void from_json(const nlohmann::json& j, CaseResult& c) {
   c.kind = j.value("kind", std::string{"test"});
   c.verdict = j.at("verdict").get<Verdict>();
   c.message = j.value("message", std::string{});
+  c.failed_call = j.value("failed_call", 0);
   c.scalars = j.value("scalars", nlohmann::json::object());
   c.outputs = j.value("outputs", std::vector<OutputCheck>{});
   c.inputs_preview = j.value("inputs_preview", std::string{});

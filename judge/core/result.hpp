@@ -1,6 +1,6 @@
 #pragma once
 // What a run produces, as the worker reports it and the judge reports and records it. Each message the worker sends
-// is one JSON object per line ("event": device | case_begin | call | case_end | fatal | done); these types are
+// is one JSON object per line ("event": device | timer | stage | case_begin | call | case_end | fatal | done); these types are
 // their payloads, with to_json/from_json so the two processes agree on one definition.
 #include <cstdint>
 #include <optional>
@@ -89,6 +89,9 @@ struct CaseResult {
   std::string kind;  // "test" or "benchmark"
   Verdict verdict = Verdict::not_run;
   std::string message;  // one sentence: why, for anything but accepted
+  // The solve() call of this case that failed, 1-based, as `judge run --call N` replays it; 0 when no call failed
+  // (accepted, or the case failed before or between calls).
+  int failed_call = 0;
   nlohmann::json scalars = nlohmann::json::object();
   std::vector<OutputCheck> outputs;
   std::string inputs_preview;  // tiny cases: the inputs, printed

@@ -80,7 +80,7 @@ int run(const std::string& job_path, int fd) {
                                      challenge.id, challenge.id));
 
     // CUPTI first, so it sees the context being created.
-    auto timer = judge::make_timer(job.value("cupti", true));
+    judge::TimerChoice timer = judge::choose_timer(job.value("cupti", true));
     auto devices = judge::list_devices();
     if (devices.empty()) {
       fatal(judge::Verdict::no_device, "no CUDA device is present (cudaGetDeviceCount found none)");
@@ -91,17 +91,19 @@ int run(const std::string& job_path, int fd) {
       throw judge::Error(fmt::format("device {} does not exist ({} visible)", ordinal, devices.size()));
     JUDGE_CUDA_CHECK(cudaSetDevice(ordinal));
     JUDGE_CUDA_CHECK(cudaFree(nullptr));
-    messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", timer->name()}});
+    messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", timer.timer->name()}});
 
     judge::CublasHandle cublas;
     judge::Stream stream;
     judge::L2Flusher l2(ordinal);
     judge::ClockProbe clock(ordinal);
-    timer->learn_own_stream(stream.get());
+    judge::adopt_own_stream(timer, stream.get());
+    if (!timer.warning.empty())
+      messages.send({{"event", "timer"}, {"timer", timer.timer->name()}, {"warning", timer.warning}});
     messages.send({{"event", "stage"}, {"stage", "load"}});
     judge::Solution solution(job.at("library").get<std::string>());
 
-    judge::RunnerContext ctx{challenge, solution, *reference, *timer, l2, clock, messages};
+    judge::RunnerContext ctx{challenge, solution, *reference, *timer.timer, l2, clock, messages};
     ctx.cublas = cublas.get();
     ctx.stream = stream.get();
     ctx.seed = job.at("seed").get<std::uint64_t>();
@@ -110,15 +112,21 @@ int run(const std::string& job_path, int fd) {
     ctx.sentinel = l2.scratch();
     if (job.value("sanitize", false)) ctx.guard_bytes = 0;
     bool stop_on_failure = job.value("stop_on_failure", false);
+    const int calls = job.value("calls", 1);
 
-    for (const char* kind : {"tests", "benchmarks"}) {
-      bool benchmark = std::strcmp(kind, "benchmarks") == 0;
-      for (const auto& name : job.value(kind, std::vector<std::string>{})) {
-        const judge::Case* c = find_case(benchmark ? challenge.benchmarks : challenge.tests, name);
+    // "tests" run as checked calls, benchmarks named there too (`judge run --case`); "benchmarks" are timed.
+    for (const char* list : {"tests", "benchmarks"}) {
+      judge::CasePlan plan;
+      plan.timed = std::strcmp(list, "benchmarks") == 0;
+      plan.calls = plan.timed ? 1 : calls;
+      for (const auto& name : job.value(list, std::vector<std::string>{})) {
+        const judge::Case* c = plan.timed ? nullptr : find_case(challenge.tests, name);
+        plan.benchmark = c == nullptr;
+        if (!c) c = find_case(challenge.benchmarks, name);
         if (!c) throw judge::Error(fmt::format("the job names a case '{}' the challenge does not have", name));
-        messages.send({{"event", "case_begin"}, {"case", name}, {"kind", benchmark ? "benchmark" : "test"}});
+        messages.send({{"event", "case_begin"}, {"case", name}, {"kind", plan.benchmark ? "benchmark" : "test"}});
         try {
-          judge::CaseResult r = judge::run_case(ctx, *c, benchmark);
+          judge::CaseResult r = judge::run_case(ctx, *c, plan);
           messages.send({{"event", "case_end"}, {"result", r}});
           if (stop_on_failure && r.verdict != judge::Verdict::accepted) {
             messages.send({{"event", "done"}});

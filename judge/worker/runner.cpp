@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "judge/core/output_diagnosis.hpp"
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_buffer.hpp"
@@ -234,12 +235,6 @@ std::string where_in(const ParamData& d, std::int64_t byte_offset) {
                      d.param->name, d.count - 1);
 }
 
-std::string coords_text(const Mismatch& m) {
-  std::string s;
-  for (auto c : m.coords) s += fmt::format("[{}]", c);
-  return s;
-}
-
 // Checks everything a call could have broken and sets the verdict; returns false if the case failed.
 bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol, double& reference_ms) {
   for (ParamData& d : data.params()) {
@@ -276,21 +271,8 @@ bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol
     OutputCheck o = check_output(d.param->check, CheckRequest{d.param->name, d.buffer.data(), d.expected.get(),
                                                               d.param->dtype, d.count, d.shape, tol, ctx.stream});
     all_unwritten = all_unwritten && d.count > 0 && o.unwritten == d.count;
-    if (o.mismatches) {
-      std::string p = fmt::format("{}: {} of {} elements wrong", o.name, o.mismatches, o.count);
-      if (o.unwritten) p += fmt::format(" ({} never written", o.unwritten);
-      if (o.non_finite) p += fmt::format("{}{} NaN/Inf where the reference is finite", o.unwritten ? ", " : " (",
-                                         o.non_finite);
-      if (o.unwritten || o.non_finite) p += ")";
-      p += fmt::format("; max abs error {:.3g}, max rel error {:.3g}", o.max_abs_error, o.max_rel_error);
-      if (!o.first.empty()) {
-        const Mismatch& m = o.first.front();
-        p += fmt::format("; first at {}{} (index {}): got {:.7g}, expected {:.7g}", o.name, coords_text(m), m.index,
-                         m.got, m.expected);
-      }
-      if (!o.message.empty()) p = o.message;  // a named checker's own diagnosis says it better
-      problems.push_back(p);
-    }
+    // A named checker's own diagnosis (sorted_permutation, topk, a norm bound) says it better than the counts.
+    if (o.mismatches) problems.push_back(o.message.empty() ? describe_wrong_output(o) : o.message);
     r.outputs.push_back(std::move(o));
   }
   if (problems.empty()) return true;
@@ -457,8 +439,9 @@ std::string describe_cuda_error(cudaError_t code) {
 
 }  // namespace
 
-CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
+CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   const Challenge& ch = ctx.challenge;
+  const bool benchmark = plan.benchmark;
   CaseResult r;
   r.name = c.name;
   r.kind = benchmark ? "benchmark" : "test";
@@ -495,25 +478,38 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
         ok = false;
       }
     }
+    if (!ok) r.failed_call = i + 1;
     if (!ok && benchmark) r.message = fmt::format("call {}: {}", i + 1, r.message);
     return ok;
   };
+  int current_call = -1;  // the call a CUDA error or exception escaped from belongs to the last one started
   auto call = [&](int i) {
+    current_call = i;
     free_before = LeakWatch::free_bytes();  // outside the host-timed part of the call; not GPU work
     double ms = call_solution(ctx, data, c.name, i);
     free_after = LeakWatch::free_bytes();
     return ms;
   };
 
+  // A call that raised a CUDA error or an exception failed too.
+  auto failed = [&](Verdict v, std::string message) {
+    r.verdict = v;
+    r.message = std::move(message);
+    r.failed_call = current_call + 1;
+    r.profile = profile.to_json();
+  };
+
   try {
-    if (!benchmark) {
-      prepare(0);
-      JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-      ctx.timer.take_foreign_activity();  // the record starts here
-      call(0);
-      if (!after(0)) {
-        r.profile = profile.to_json();
-        return r;
+    if (!plan.timed) {
+      for (int i = 0; i < plan.calls; ++i) {
+        prepare(i);
+        JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+        ctx.timer.take_foreign_activity();  // the record starts here
+        call(i);
+        if (!after(i)) {
+          r.profile = profile.to_json();
+          return r;
+        }
       }
     } else {
       if (ctx.time_reference) {
@@ -537,27 +533,23 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark) {
       r.timing = t;
     }
   } catch (const SolveFailed& f) {
-    r.verdict = Verdict::runtime_error;
-    r.message = fmt::format("CUDA error {} {}", describe_cuda_error(f.code), f.where);
-    r.profile = profile.to_json();
+    failed(Verdict::runtime_error, fmt::format("CUDA error {} {}", describe_cuda_error(f.code), f.where));
     if (CudaError::is_sticky(f.code)) {
       r.message += "; the CUDA context is unusable after this error, so the run stops here";
       throw ContextLost{r};
     }
     return r;
   } catch (const ContextDestroyed&) {
-    r.verdict = Verdict::runtime_error;
-    r.message = "solve() destroyed the CUDA context (cudaDeviceReset?): the judge's buffers and streams are gone, so "
-                "the run stops here; never reset the device inside solve()";
+    failed(Verdict::runtime_error,
+           "solve() destroyed the CUDA context (cudaDeviceReset?): the judge's buffers and streams are gone, so the "
+           "run stops here; never reset the device inside solve()");
     throw ContextLost{r};
   } catch (const SolveThrew& t) {
-    r.verdict = Verdict::runtime_error;
-    r.message = t.message;
+    failed(Verdict::runtime_error, t.message);
     return r;
   } catch (const CudaError& e) {
     // A checked call of the judge's own failed after solve() ran: the submission broke the context.
-    r.verdict = Verdict::runtime_error;
-    r.message = fmt::format("the CUDA context failed after solve() ran: {}", e.what());
+    failed(Verdict::runtime_error, fmt::format("the CUDA context failed after solve() ran: {}", e.what()));
     if (e.sticky()) throw ContextLost{r};
     return r;
   }

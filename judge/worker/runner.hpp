@@ -43,6 +43,17 @@ struct ContextLost {
   CaseResult result;
 };
 
-CaseResult run_case(RunnerContext& ctx, const Case& c, bool benchmark);
+// How a case runs. Timed: submit's timing loop (benchmarks). Otherwise `calls` checked calls, call i with the
+// inputs of iteration i - 1, as the timing loop would have made them: tests run one, and `judge run --case C
+// --call N` runs N, so a failure at submit's call N, whether it depends on the inputs or on what earlier calls left
+// behind, happens again. A case from the spec's benchmarks (timed or not) is watched for leaks across calls and its
+// failure message names the call, as in submit.
+struct CasePlan {
+  bool benchmark = false;
+  bool timed = false;
+  int calls = 1;
+};
+
+CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan);
 
 }  // namespace judge

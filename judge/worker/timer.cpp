@@ -101,15 +101,17 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
 
 class CuptiTimer final : public Timer {
  public:
-  static std::unique_ptr<Timer> create() {
-    if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS) return nullptr;
+  // Null, with the reason in `why`, when CUPTI refuses.
+  static std::unique_ptr<Timer> create(std::string& why) {
+    if (CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed); r != CUPTI_SUCCESS) {
+      why = describe("registering activity callbacks", r);
+      return nullptr;
+    }
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);  // left on by an earlier timer in this process
-    for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                    CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET}) {
-      if (cuptiActivityEnable(kind) != CUPTI_SUCCESS) {
-        for (CUpti_ActivityKind k : {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                     CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET})
-          cuptiActivityDisable(k);
+    for (CUpti_ActivityKind kind : kActivities) {
+      if (CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS) {
+        disable_all();
+        why = describe("enabling activity records", r);
         return nullptr;
       }
     }
@@ -131,7 +133,10 @@ class CuptiTimer final : public Timer {
     tracing_ = mode;
     return true;
   }
-  ~CuptiTimer() override { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+  ~CuptiTimer() override {
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    disable_all();  // a timer that replaces this one (events) must not pay for records nobody reads
+  }
 
   int begin() override {
     // Deliver everything recorded since the last window: the judge's own work (generation, poisoning, checks,
@@ -215,27 +220,34 @@ class CuptiTimer final : public Timer {
     if (cuptiGetTimestamp(&t) != CUPTI_SUCCESS) throw Error("CUPTI could not read its clock");
     return t;
   }
+  static constexpr CUpti_ActivityKind kActivities[] = {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                                       CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET};
+  static void disable_all() {
+    for (CUpti_ActivityKind k : kActivities) cuptiActivityDisable(k);
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  }
+  static std::string describe(const char* doing, CUptiResult r) {
+    const char* msg = nullptr;
+    cuptiGetResultString(r, &msg);
+    return fmt::format("CUPTI failed {}: {}", doing, msg ? msg : "unknown error");
+  }
   static void flush() {
     CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    if (r != CUPTI_SUCCESS) {
-      const char* msg = nullptr;
-      cuptiGetResultString(r, &msg);
-      JUDGE_THROW(Error, "CUPTI could not flush its activity records: {}", msg ? msg : "unknown error");
-    }
+    if (r != CUPTI_SUCCESS) throw Error(describe("flushing its activity records", r));
   }
 };
 
+// The events are created at the first window, not in the constructor: the timer is chosen before the worker selects
+// its device (CUPTI must come first), and an event belongs to the device current when it is created.
 class EventTimer final : public Timer {
  public:
-  EventTimer() {
-    JUDGE_CUDA_CHECK(cudaEventCreate(&start_));
-    JUDGE_CUDA_CHECK(cudaEventCreate(&stop_));
-  }
   ~EventTimer() override {
-    JUDGE_CUDA_NOTHROW(cudaEventDestroy(start_));
-    JUDGE_CUDA_NOTHROW(cudaEventDestroy(stop_));
+    if (start_) JUDGE_CUDA_NOTHROW(cudaEventDestroy(start_));
+    if (stop_) JUDGE_CUDA_NOTHROW(cudaEventDestroy(stop_));
   }
   int begin() override {
+    if (!start_) JUDGE_CUDA_CHECK(cudaEventCreate(&start_));
+    if (!stop_) JUDGE_CUDA_CHECK(cudaEventCreate(&stop_));
     JUDGE_CUDA_CHECK(cudaEventRecord(start_, cudaStreamLegacy));
     return 0;
   }
@@ -256,10 +268,31 @@ class EventTimer final : public Timer {
 
 }  // namespace
 
-std::unique_ptr<Timer> make_timer(bool allow_cupti) {
-  if (allow_cupti && !std::getenv("JUDGE_NO_CUPTI"))
-    if (auto t = CuptiTimer::create()) return t;
-  return std::make_unique<EventTimer>();
+std::unique_ptr<Timer> make_timer(bool allow_cupti) { return choose_timer(allow_cupti).timer; }
+
+TimerChoice choose_timer(bool allow_cupti) {
+  TimerChoice choice;
+  if (allow_cupti && !std::getenv("JUDGE_NO_CUPTI")) {
+    std::string why;
+    choice.timer = CuptiTimer::create(why);
+    if (!choice.timer) choice.warning = why + "; timing with CUDA events on the legacy stream instead";
+  }
+  if (!choice.timer) choice.timer = std::make_unique<EventTimer>();
+  return choice;
+}
+
+void adopt_own_stream(TimerChoice& choice, cudaStream_t stream) {
+  try {
+    choice.timer->learn_own_stream(stream);
+  } catch (const CudaError&) {
+    throw;  // the judge's own CUDA call failed: not CUPTI's doing
+  } catch (const Error& e) {
+    choice.timer.reset();  // disables CUPTI's records before events take over
+    choice.timer = std::make_unique<EventTimer>();
+    choice.warning = fmt::format("{} (is another profiler, such as Nsight Compute, attached?); timing with CUDA "
+                                 "events on the legacy stream instead",
+                                 e.what());
+  }
 }
 
 }  // namespace judge

@@ -52,4 +52,15 @@ class Timer {
 // CUPTI if it initialises, else events. Call before the CUDA context is created so CUPTI sees everything.
 std::unique_ptr<Timer> make_timer(bool allow_cupti = true);
 
+// The worker's timer, and why it is not CUPTI when CUPTI was allowed (empty otherwise).
+struct TimerChoice {
+  std::unique_ptr<Timer> timer;
+  std::string warning;
+};
+// As make_timer, saying why CUPTI could not be used (e.g. another profiler, such as Nsight Compute, holds it).
+TimerChoice choose_timer(bool allow_cupti);
+// Teaches the chosen timer the judge's stream, once the context exists. A CUPTI timer that records nothing there
+// (another tool took CUPTI's activity records) is replaced by events, with a warning: timing goes on, less exactly.
+void adopt_own_stream(TimerChoice& choice, cudaStream_t stream);
+
 }  // namespace judge

@@ -1,5 +1,12 @@
-// The build step needs nvcc but no GPU, so it runs in CI: good code builds (and is cached), a wrong signature is
-// rejected with the expected one in the message, a syntax error points at the user's line.
+// The build step needs nvcc but no GPU, so it runs in CI: good code builds (and is cached), every solve() form
+// LeetGPU has used builds unchanged (extern "C", solve.h, C++ linkage, wider scalars, non-const inputs), a solve()
+// the challenge's arguments cannot call is rejected with the expected declaration in the message, a syntax error
+// points at the user's line. The built library is loaded without a GPU to see what judge_entry passes.
+#include <dlfcn.h>
+
+#include <sstream>
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 #include "judge/core/build.hpp"
@@ -35,6 +42,21 @@ extern "C" void solve(const float* A, const float* B, float* C, int N) {
 }
 )";
 
+// A float scalar: y = alpha * x.
+const char* kScaleSpec = R"({
+  "id": "scale", "title": "t", "difficulty": "easy", "summary": "s",
+  "params": [
+    {"name": "x", "role": "input", "dtype": "float32", "shape": ["N"]},
+    {"name": "y", "role": "output", "dtype": "float32", "shape": ["N"]},
+    {"name": "alpha", "role": "scalar", "dtype": "float32"},
+    {"name": "N", "role": "scalar", "dtype": "int32"}
+  ],
+  "tolerance": {"atol": 1e-6, "rtol": 1e-6},
+  "flops": "N",
+  "tests": [{"name": "t1", "scalars": {"alpha": 2, "N": 7}}],
+  "benchmarks": [{"name": "b1", "scalars": {"alpha": 2, "N": 1000}}]
+})";
+
 class Build : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -47,6 +69,11 @@ class Build : public ::testing::Test {
   }
 
   judge::BuildResult build(const std::string& source, const std::string& name = "solve.cu") {
+    return build_for(challenge_, source, name);
+  }
+
+  judge::BuildResult build_for(const judge::Challenge& challenge, const std::string& source,
+                               const std::string& name = "solve.cu") {
     auto path = dir_ / name;
     write_file(path, source);
     judge::BuildRequest req;
@@ -54,7 +81,7 @@ class Build : public ::testing::Test {
     req.arch = "sm_75";  // any architecture compiles without a GPU; the oldest supported one is the quickest
     req.cache_dir = dir_ / "cache";
     req.nvcc = nvcc_;
-    return judge::build_solution(challenge_, req);
+    return judge::build_solution(challenge, req);
   }
 
   TempDir dir_;
@@ -62,14 +89,36 @@ class Build : public ::testing::Test {
   judge::Challenge challenge_;
 };
 
-TEST_F(Build, GlueDeclaresTheExpectedSignatureBeforeTheUsersCode) {
+TEST_F(Build, GlueIncludesTheUsersFileFirstThenCallsSolve) {
   std::string glue = judge::make_glue(challenge_, "/x/solve.cu");
-  auto decl = glue.find("extern \"C\" void solve(const float* A, const float* B, float* C, int N);");
   auto include = glue.find("#include \"/x/solve.cu\"");
-  ASSERT_NE(decl, std::string::npos) << glue;
+  auto entry = glue.find("extern \"C\" void judge_entry(void* const* judge_args)");
   ASSERT_NE(include, std::string::npos) << glue;
-  EXPECT_LT(decl, include);
-  EXPECT_NE(glue.find("judge_entry"), std::string::npos);
+  ASSERT_NE(entry, std::string::npos) << glue;
+  EXPECT_LT(include, entry);
+  // Nothing declares solve() before the user's file (comments aside): its own declaration decides linkage and
+  // scalar types.
+  std::istringstream before(glue.substr(0, include));
+  for (std::string line; std::getline(before, line);)
+    if (line.rfind("//", 0) != 0) EXPECT_EQ(line.find("void solve("), std::string::npos) << line;
+  // Buffers are passed non-const (they convert to const T*), scalars through the lossless proxy.
+  EXPECT_NE(glue.find("*static_cast<float* const*>(judge_args[0])"), std::string::npos) << glue;
+  EXPECT_NE(glue.find("judge_scalar_arg<int>{\"N\", *static_cast<const int*>(judge_args[3])}"), std::string::npos)
+      << glue;
+  // nvcc names the generated call, not a temporary path, in its errors.
+  auto line = glue.find(std::string("#line 1 \"") + judge::kGlueCallName + "\"");
+  ASSERT_NE(line, std::string::npos) << glue;
+  EXPECT_LT(include, line);
+  EXPECT_LT(line, entry);
+}
+
+TEST_F(Build, SolveHeaderDeclaresSolveExternCWithTheCudaHeaders) {
+  std::string h = judge::make_solve_header(challenge_);
+  for (const char* include : {"<cuda_runtime.h>", "<cuda_fp16.h>", "<cuda_bf16.h>", "<cstdint>", "<cstddef>"})
+    EXPECT_NE(h.find(std::string("#include ") + include), std::string::npos) << include << "\n" << h;
+  EXPECT_NE(h.find("extern \"C\" void solve(const float* A, const float* B, float* C, int N);"), std::string::npos)
+      << h;
+  EXPECT_NE(h.find("#pragma once"), std::string::npos) << h;
 }
 
 TEST_F(Build, GoodSourceBuildsAndIsCachedByContent) {
@@ -88,22 +137,162 @@ TEST_F(Build, GoodSourceBuildsAndIsCachedByContent) {
   EXPECT_NE(changed.library, first.library);
 }
 
-TEST_F(Build, WrongSignatureIsRejectedWithTheExpectedOne) {
-  auto r = build(R"(#include <cuda_runtime.h>
-extern "C" void solve(const float* A, const float* B, float* C, long N) {}
-)");
+// A solve() body for vector_add, after the declaration under test.
+std::string vadd_with(const std::string& declaration) {
+  return "__global__ void add(const float* A, const float* B, float* C, long N) {\n"
+         "  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;\n"
+         "  if (i < N) C[i] = A[i] + B[i];\n"
+         "}\n" +
+         declaration + " {\n  add<<<(N + 255) / 256, 256>>>(A, B, C, N);\n  cudaDeviceSynchronize();\n}\n";
+}
+
+// Every form LeetGPU has used compiles unchanged.
+TEST_F(Build, TodaysExternCFormBuilds) {
+  auto r = build(kGood);
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+TEST_F(Build, SolveHeaderFormWithCppLinkageBuilds) {
+  // LeetGPU's starters until mid-2025: solve.h (which brought the CUDA headers and <cstdint>) and a definition
+  // without extern "C".
+  auto r = build("#include \"solve.h\"\n"
+                 "static_assert(sizeof(int64_t) == 8 && sizeof(size_t) == 8, \"solve.h brings <cstdint>, <cstddef>\");\n"
+                 "__device__ __half judge_test_half;  // and <cuda_fp16.h>\n" +
+                 vadd_with("void solve(const float* A, const float* B, float* C, int N)"));
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+TEST_F(Build, SolveHeaderFormWithExternCDefinitionBuilds) {
+  auto r = build("#include \"solve.h\"\n" +
+                 vadd_with("extern \"C\" void solve(const float* A, const float* B, float* C, int N)"));
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+TEST_F(Build, PlainCppLinkageWithoutSolveHeaderBuilds) {
+  auto r = build("#include <cuda_runtime.h>\n" + vadd_with("void solve(const float* A, const float* B, float* C, int N)"));
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+TEST_F(Build, WiderScalarsAndNonConstInputsBuild) {
+  // LeetGPU's own harness passes a size_t for vector_add's N; constness never mattered through ctypes.
+  for (const char* declaration :
+       {"extern \"C\" void solve(const float* A, const float* B, float* C, size_t N)",
+        "extern \"C\" void solve(const float* A, const float* B, float* C, long N)",
+        "extern \"C\" void solve(const float* A, const float* B, float* C, unsigned N)",
+        "extern \"C\" void solve(const float* A, const float* B, float* C, int64_t N)",
+        "void solve(float* A, float* B, float* C, const long long N)"}) {
+    SCOPED_TRACE(declaration);
+    auto r = build("#include <cstdint>\n#include <cstddef>\n" + vadd_with(declaration));
+    EXPECT_TRUE(r.ok) << r.diagnostics;
+  }
+}
+
+// A compile error whose diagnostics name the generated call and say what the judge calls and what may differ.
+void expect_signature_error(const judge::BuildResult& r) {
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("solve.cu(2)"), std::string::npos) << r.diagnostics;
   EXPECT_NE(r.diagnostics.find("extern \"C\" void solve(const float* A, const float* B, float* C, int N)"),
             std::string::npos)
       << r.diagnostics;
+  EXPECT_NE(r.diagnostics.find("Scalars may be declared wider"), std::string::npos) << r.diagnostics;
 }
 
-TEST_F(Build, SolveWithCppLinkageAndOtherTypesDoesNotLink) {
-  // Not extern "C" and different types: an overload, so the expected solve() is never defined.
-  auto r = build("void solve(float* A, float* B, float* C, int N) {}\n");
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.diagnostics.find("The judge expects exactly this declaration"), std::string::npos) << r.diagnostics;
+TEST_F(Build, NarrowerScalarIsACompileErrorAtTheGeneratedCall) {
+  for (const char* type : {"short", "float", "char", "bool"}) {
+    SCOPED_TRACE(type);
+    auto r = build(std::string("extern \"C\" void solve(const float* A, const float* B, float* C, ") + type +
+                   " N) {}\n");
+    expect_signature_error(r);
+    EXPECT_NE(r.diagnostics.find(judge::kGlueCallName), std::string::npos) << r.diagnostics;
+    // The proxy's name in nvcc's message says what it is.
+    EXPECT_NE(r.diagnostics.find("judge_scalar_arg<int>"), std::string::npos) << r.diagnostics;
+    EXPECT_EQ(r.diagnostics.find("tmp-"), std::string::npos) << "a temporary path leaked:\n" << r.diagnostics;
+  }
+}
+
+TEST_F(Build, WrongPointerTypeIsACompileError) {
+  auto r = build("extern \"C\" void solve(const double* A, const float* B, float* C, int N) {}\n");
+  expect_signature_error(r);
+  EXPECT_NE(r.diagnostics.find(judge::kGlueCallName), std::string::npos) << r.diagnostics;
+}
+
+TEST_F(Build, SolveHeaderAndAnotherOverloadIsACompileError) {
+  // solve.h declares the int version; a size_t definition is then a second overload, and the call is ambiguous.
+  auto r = build("#include \"solve.h\"\nvoid solve(const float* A, const float* B, float* C, size_t N) {}\n");
+  expect_signature_error(r);
+}
+
+TEST_F(Build, DeclaredButUndefinedSolveDoesNotLink) {
+  auto r = build("#include \"solve.h\"\n");
+  expect_signature_error(r);
+}
+
+TEST_F(Build, FloatScalarMayBeDeclaredDoubleButNotInt) {
+  judge::Challenge scale = judge::parse_challenge(kScaleSpec, "scale/spec.json");
+  auto wide = build_for(scale, "extern \"C\" void solve(const float* x, float* y, double alpha, size_t N) {}\n");
+  EXPECT_TRUE(wide.ok) << wide.diagnostics;
+  // Floating to integer is never lossless.
+  auto narrow = build_for(scale, "extern \"C\" void solve(const float* x, float* y, int alpha, int N) {}\n");
+  EXPECT_FALSE(narrow.ok);
+  EXPECT_NE(narrow.diagnostics.find("judge_scalar_arg<float>"), std::string::npos) << narrow.diagnostics;
+}
+
+// The built library, loaded without a GPU: a solve() that only does host work shows what judge_entry passes.
+class Loaded {
+ public:
+  explicit Loaded(const std::filesystem::path& library) {
+    handle_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_) throw std::runtime_error(std::string("dlopen: ") + dlerror());
+    entry_ = reinterpret_cast<void (*)(void* const*)>(dlsym(handle_, "judge_entry"));
+  }
+  // Never dlclose'd, like the worker's Solution: unloading a CUDA module at exit gains nothing and risks teardown
+  // order trouble in the CUDA runtime.
+  bool has_entry() const { return entry_ != nullptr; }
+  // vector_add's arguments: the judge passes a pointer to each buffer pointer and to each scalar.
+  void call(const float* a, const float* b, float* c, int n) const {
+    const void* pa = a;
+    const void* pb = b;
+    void* pc = c;
+    void* const args[] = {&pa, &pb, &pc, &n};
+    entry_(args);
+  }
+
+ private:
+  void* handle_ = nullptr;
+  void (*entry_)(void* const*) = nullptr;
+};
+
+TEST_F(Build, JudgeEntryPassesBuffersAndWidenedScalars) {
+  auto r = build("#include <cstddef>\n"
+                 "void solve(float* A, const float* B, float* C, size_t N) {\n"
+                 "  for (size_t i = 0; i < N; ++i) C[i] = A[i] + B[i];\n"
+                 "}\n");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  Loaded lib(r.library);
+  ASSERT_TRUE(lib.has_entry());
+  float a[3] = {1, 2, 3}, b[3] = {10, 20, 30}, c[3] = {0, 0, 0};
+  lib.call(a, b, c, 3);
+  EXPECT_EQ(c[0], 11);
+  EXPECT_EQ(c[1], 22);
+  EXPECT_EQ(c[2], 33);
+}
+
+TEST_F(Build, NegativeValueForAnUnsignedParameterThrowsNamingIt) {
+  auto r = build("extern \"C\" void solve(const float* A, const float* B, float* C, unsigned N) { C[0] = N; }\n");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  Loaded lib(r.library);
+  ASSERT_TRUE(lib.has_entry());
+  float a = 0, b = 0, c = -1;
+  lib.call(&a, &b, &c, 7);
+  EXPECT_EQ(c, 7);
+  try {
+    lib.call(&a, &b, &c, -3);
+    FAIL() << "a negative N reached an unsigned parameter";
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("N is -3"), std::string::npos) << what;
+    EXPECT_NE(what.find("unsigned"), std::string::npos) << what;
+  }
+  EXPECT_EQ(c, 7) << "solve() ran although its argument could not be passed";
 }
 
 TEST_F(Build, MissingSolveIsRejected) {

@@ -13,14 +13,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "judge/core/build.hpp"
+#include "judge/core/leaderboard.hpp"
 #include "support/test_support.hpp"
 
 extern char** environ;
@@ -52,8 +55,9 @@ extern "C" void solve(const float* A, float* C, int N) {}
 )";
 
 // A stand-in for judge-worker. `probe` names a fake GPU; `run --job FILE --message-fd 3` reads the cases from the
-// job file and plays $FAKE_SCENARIO: accept (every test accepted, every benchmark timed at 2 ms) or wrong (the
-// first test is a wrong answer). $FAKE_JOB_COPY, when set, receives a copy of the job file.
+// job file and plays $FAKE_SCENARIO: accept (every test accepted, every benchmark timed at 2 ms), wrong (the first
+// test is a wrong answer) or late (the tests pass, the first benchmark's 4th call is a wrong answer). $FAKE_JOB_COPY,
+// when set, receives a copy of the job file; $FAKE_TIMER_WARNING, when set, is sent as the timer's warning.
 const char* kFakeWorker = R"(#!/bin/bash
 if [ "$1" = probe ]; then
   echo '{"devices":[{"name":"Fake GPU","compute_capability":"9.0","sm_count":2}]}'
@@ -66,6 +70,7 @@ tests=$(names tests) || exit 3
 benchmarks=$(names benchmarks) || exit 3
 send() { printf '%s\n' "$1" >&3; }
 send '{"event":"device","device":{"name":"Fake GPU","compute_capability":"9.0"},"timer":"fake"}'
+[ -n "$FAKE_TIMER_WARNING" ] && send '{"event":"timer","timer":"events","warning":"'"$FAKE_TIMER_WARNING"'"}'
 if [ "$FAKE_SCENARIO" = wrong ]; then
   c=${tests%% *}
   send '{"event":"case_begin","case":"'$c'"}'
@@ -78,6 +83,14 @@ for c in $tests; do
   send '{"event":"call","case":"'$c'","index":0}'
   send '{"event":"case_end","result":{"name":"'$c'","kind":"test","verdict":"accepted"}}'
 done
+if [ "$FAKE_SCENARIO" = late ]; then
+  c=${benchmarks%% *}
+  send '{"event":"case_begin","case":"'$c'","kind":"benchmark"}'
+  for i in 0 1 2 3; do send '{"event":"call","case":"'$c'","index":'$i'}'; done
+  send '{"event":"case_end","result":{"name":"'$c'","kind":"benchmark","verdict":"wrong_answer","failed_call":4,"message":"call 4: C: 1 of 1000 elements wrong"}}'
+  send '{"event":"done"}'
+  exit 0
+fi
 for c in $benchmarks; do
   send '{"event":"case_begin","case":"'$c'"}'
   send '{"event":"case_end","result":{"name":"'$c'","kind":"benchmark","verdict":"accepted","flops":1000,"bytes":8000,"timing":{"timer":"fake","samples":10,"median_ms":2.0,"min_ms":1.9,"max_ms":2.2,"mean_ms":2.0,"noise_pct":0.5,"converged":true}}}'
@@ -439,6 +452,66 @@ TEST_F(Cli, LeaderboardOnAnEmptyDatabase) {
   EXPECT_CONTAINS(r.out, "no accepted submissions yet", r);
 }
 
+TEST_F(Cli, LeaderboardWithoutAChallengeOnAnEmptyDatabaseSaysSo) {
+  auto r = judge({"leaderboard"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "no accepted submissions yet in " + db_.string(), r);
+  EXPECT_EQ(r.all().find("challenge is required"), std::string::npos) << r;
+
+  r = judge({"leaderboard", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("overview"), json::array()) << r;
+  EXPECT_EQ(j.at("database"), db_.string());
+}
+
+TEST_F(Cli, LeaderboardWithoutAChallengeShowsEachLeader) {
+  {
+    judge::Leaderboard board(db_);
+    judge::SubmissionRecord s;
+    s.compute_capability = "9.0";
+    s.source = "x";
+    for (auto [challenge, gpu, user, score] :
+         {std::tuple{"vadd", "GPU One", "alice", 2.0}, std::tuple{"vadd", "GPU One", "bob", 1.5},
+          std::tuple{"vadd", "GPU One", "bob", 3.0}, std::tuple{"vadd", "GPU Two", "carol", 9.0},
+          std::tuple{"matmul", "GPU One", "dave", 0.25}}) {
+      s.challenge = challenge;
+      s.gpu_name = gpu;
+      s.user = user;
+      s.score_ms = score;
+      board.record(s);
+    }
+  }
+  auto r = judge({"leaderboard"});
+  EXPECT_EQ(r.code, 0) << r;
+  // One line per challenge and GPU: the leader, the leader's score, how many users.
+  auto line_with = [&](const std::string& a, const std::string& b) {
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+      if (line.find(a) != std::string::npos && line.find(b) != std::string::npos) return line;
+    return std::string();
+  };
+  std::string vadd_one = line_with("vadd", "GPU One");
+  EXPECT_CONTAINS(vadd_one, "bob", r);
+  EXPECT_CONTAINS(vadd_one, "1.5 ms", r);
+  EXPECT_CONTAINS(line_with("vadd", "GPU Two"), "carol", r);
+  EXPECT_CONTAINS(line_with("matmul", "GPU One"), "dave", r);
+
+  r = judge({"leaderboard", "--json"});
+  json rows = parse(r).at("overview");
+  ASSERT_EQ(rows.size(), 3u) << r;
+  EXPECT_EQ(rows[1].at("challenge"), "vadd");
+  EXPECT_EQ(rows[1].at("gpu"), "GPU One");
+  EXPECT_EQ(rows[1].at("leader"), "bob");
+  EXPECT_EQ(rows[1].at("users"), 2);
+  EXPECT_EQ(rows[1].at("submissions"), 3);
+
+  r = judge({"leaderboard", "--gpu", "GPU Two", "--json"});
+  rows = parse(r).at("overview");
+  ASSERT_EQ(rows.size(), 1u) << r;
+  EXPECT_EQ(rows[0].at("leader"), "carol");
+}
+
 TEST_F(Cli, LeaderboardOfAnUnknownChallengeSuggests) {
   auto r = judge({"leaderboard", "vaddd"});
   EXPECT_EQ(r.code, 2) << r;
@@ -472,7 +545,7 @@ TEST_F(Cli, SubmitAcceptedIsRecordedAndRanked) {
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_CONTAINS(r.out, "✓ Accepted · score 2 ms", r);
   EXPECT_CONTAINS(r.out, "recorded as submission #1", r);
-  EXPECT_CONTAINS(r.out, "rank 1", r);
+  EXPECT_CONTAINS(r.out, "(rank 1 of 1 on this GPU when recorded)", r);
   EXPECT_TRUE(fs::exists(db_)) << "JUDGE_DB was not used";
 
   r = judge({"leaderboard", "vadd", "--json"});
@@ -555,6 +628,53 @@ TEST_F(Cli, RunPassesSeedAndCasesToTheWorker) {
   EXPECT_EQ(job.at("tests"), json::array({"b2"}));
   EXPECT_EQ(job.at("benchmarks"), json::array());
   EXPECT_FALSE(fs::exists(db_)) << "run never records";
+}
+
+TEST_F(Cli, RunPassesTheCallAndLeavesCuptiAloneSubmitTimesWithIt) {
+  require_nvcc();
+  env_["FAKE_JOB_COPY"] = (dir_ / "job.json").string();
+  auto r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--case", "b2", "--call", "3"});
+  EXPECT_EQ(r.code, 0) << r;
+  json job = json::parse(read_file(dir_ / "job.json"));
+  EXPECT_EQ(job.at("calls"), 3);
+  // judge run times nothing, so it never takes CUPTI: Nsight Compute or compute-sanitizer may hold it.
+  EXPECT_EQ(job.at("cupti"), false);
+
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice"});
+  EXPECT_EQ(r.code, 0) << r;
+  job = json::parse(read_file(dir_ / "job.json"));
+  EXPECT_EQ(job.at("calls"), 1);
+  EXPECT_EQ(job.at("cupti"), true);
+
+  r = judge({"run", "vadd", (dir_ / "solve.cu").string(), "--call", "0"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "--call", r);
+}
+
+TEST_F(Cli, ALaterCallsFailureIsReplayedWithItsCall) {
+  require_nvcc();
+  env_["FAKE_SCENARIO"] = "late";
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "bob"});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_CONTAINS(r.out, "✗ Wrong answer in case b1", r);
+  EXPECT_CONTAINS(r.out, "--case b1 --call 4\n", r);
+
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "bob", "--json"});
+  json j = parse(r);
+  EXPECT_EQ(j.at("failed_case"), "b1");
+  EXPECT_EQ(j.at("cases").back().at("failed_call"), 4) << r;
+  EXPECT_CONTAINS(j.at("replay").get<std::string>(), "--case b1 --call 4", r);
+}
+
+TEST_F(Cli, TimerWarningIsShown) {
+  require_nvcc();
+  env_["FAKE_TIMER_WARNING"] = "CUPTI failed enabling activity records";
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "warning: CUPTI failed enabling activity records", r);
+  EXPECT_CONTAINS(r.out, "timer events", r);
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice", "--json"});
+  EXPECT_EQ(parse(r).at("timer_warning"), "CUPTI failed enabling activity records") << r;
 }
 
 TEST_F(Cli, RunWithAnUnknownCaseListsTheCases) {

@@ -1,8 +1,11 @@
 #include "judge/core/leaderboard.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <random>
 #include <regex>
 #include <set>
 #include <string>
@@ -102,7 +105,7 @@ TEST(Leaderboard, CreatesDirectoriesAndFileAndKeepsEntriesAcrossReopen) {
     EXPECT_EQ(board.path(), path);
     EXPECT_TRUE(std::filesystem::exists(path));
     EXPECT_TRUE(board.history("vector_add").empty());
-    id = board.record(submission("alice", 1.25));
+    id = board.record(submission("alice", 1.25)).id;
   }
   Leaderboard reopened(path);
   const auto again = reopened.get(id);
@@ -115,8 +118,8 @@ TEST(Leaderboard, CreatesDirectoriesAndFileAndKeepsEntriesAcrossReopen) {
 TEST(Leaderboard, RecordAssignsIdCreatedAtAndSourceHash) {
   TempDir dir;
   Leaderboard board(dir / "lb.db");
-  const auto first = board.record(submission("alice", 2.0));
-  const auto second = board.record(submission("alice", 1.0));
+  const auto first = board.record(submission("alice", 2.0)).id;
+  const auto second = board.record(submission("alice", 1.0)).id;
   EXPECT_GT(first, 0);
   EXPECT_GT(second, first);
 
@@ -130,7 +133,7 @@ TEST(Leaderboard, RecordAssignsIdCreatedAtAndSourceHash) {
   auto given = submission("bob", 3.0);
   given.created_at = "2020-01-02T03:04:05.678Z";
   given.source_hash = "given-hash";
-  const auto kept = board.get(board.record(given));
+  const auto kept = board.get(board.record(given).id);
   ASSERT_TRUE(kept.has_value());
   EXPECT_EQ(kept->created_at, "2020-01-02T03:04:05.678Z");
   EXPECT_EQ(kept->source_hash, "given-hash");
@@ -140,9 +143,9 @@ TEST(Leaderboard, RankingTakesEachUsersBestRunAndCountsAttempts) {
   TempDir dir;
   Leaderboard board(dir / "lb.db");
   board.record(submission("alice", 3.0));
-  const auto bob_best = board.record(submission("bob", 2.0));
-  const auto alice_best = board.record(submission("alice", 1.5));  // a later, better run replaces the best
-  const auto carol = board.record(submission("carol", 2.5));
+  const auto bob_best = board.record(submission("bob", 2.0)).id;
+  const auto alice_best = board.record(submission("alice", 1.5)).id;  // a later, better run replaces the best
+  const auto carol = board.record(submission("carol", 2.5)).id;
   board.record(submission("bob", 4.0));  // a later, worse run does not
 
   const auto ranking = board.ranking("vector_add", kH100);
@@ -177,7 +180,7 @@ TEST(Leaderboard, TiesGoToTheEarliestRun) {
   board.record(early);
 
   // The same user with the same score twice: the first of the two is the best.
-  const auto first_equal = board.record(submission("twice", 0.5));
+  const auto first_equal = board.record(submission("twice", 0.5)).id;
   board.record(submission("twice", 0.5));
 
   const auto ranking = board.ranking("vector_add", kH100);
@@ -187,6 +190,60 @@ TEST(Leaderboard, TiesGoToTheEarliestRun) {
   EXPECT_EQ(ranking[0].attempts, 2);
   EXPECT_EQ(ranking[1].user, "early");
   EXPECT_EQ(ranking[2].user, "late");
+}
+
+TEST(Leaderboard, RecordReturnsTheUsersRankRightAfterTheInsert) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  auto rank_of = [&](const SubmissionRecord& s) {
+    const Recorded r = board.record(s);
+    return std::pair{r.rank, r.ranked};
+  };
+  EXPECT_EQ(rank_of(submission("alice", 3.0)), std::pair(1, 1));
+  EXPECT_EQ(rank_of(submission("bob", 2.0)), std::pair(1, 2));
+  // A worse run than the user's best: the user keeps the place of the best run.
+  EXPECT_EQ(rank_of(submission("alice", 4.0)), std::pair(2, 2));
+  EXPECT_EQ(rank_of(submission("carol", 1.0)), std::pair(1, 3));
+  EXPECT_EQ(rank_of(submission("alice", 1.5)), std::pair(2, 3));
+  EXPECT_EQ(rank_of(submission("dave", 9.0, kA100)), std::pair(1, 1)) << "another GPU is another ranking";
+}
+
+TEST(Leaderboard, OverviewNamesEachBoardsLeaderAndCountsUsers) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  EXPECT_TRUE(board.overview().empty());
+  board.record(submission("alice", 3.0));
+  board.record(submission("bob", 2.0));
+  board.record(submission("bob", 2.5));
+  board.record(submission("carol", 7.0, kA100));
+  auto late = submission("late", 1.0, kH100, "matmul");
+  late.created_at = "2026-01-02T00:00:00.000Z";
+  auto early = submission("early", 1.0, kH100, "matmul");
+  early.created_at = "2026-01-01T00:00:00.000Z";
+  board.record(late);
+  const auto early_id = board.record(early).id;
+
+  const auto boards = board.overview();
+  ASSERT_EQ(boards.size(), 3u);
+  EXPECT_EQ(boards[0].challenge, "matmul");
+  EXPECT_EQ(boards[0].leader, "early") << "a tie goes to the earliest run, as in the ranking";
+  EXPECT_EQ(boards[0].submission_id, early_id);
+  EXPECT_EQ(boards[0].users, 2);
+  EXPECT_EQ(boards[1].challenge, "vector_add");
+  EXPECT_EQ(boards[1].gpu_name, kA100);
+  EXPECT_EQ(boards[1].leader, "carol");
+  EXPECT_EQ(boards[1].users, 1);
+  EXPECT_EQ(boards[2].gpu_name, kH100);
+  EXPECT_EQ(boards[2].leader, "bob");
+  EXPECT_DOUBLE_EQ(boards[2].score_ms, 2.0);
+  EXPECT_EQ(boards[2].users, 2);
+  EXPECT_EQ(boards[2].submissions, 3);
+  // The leader is whoever the ranking puts first.
+  for (const auto& b : boards) EXPECT_EQ(b.leader, board.ranking(b.challenge, b.gpu_name).front().user);
+  const auto j = to_json(boards[2]);
+  for (const char* key : {"challenge", "gpu", "leader", "score_ms", "submission_id", "created_at", "users",
+                          "submissions"})
+    EXPECT_TRUE(j.contains(key)) << key;
 }
 
 TEST(Leaderboard, RankingIsPerChallengePerGpu) {
@@ -219,9 +276,9 @@ TEST(Leaderboard, RankingIsPerChallengePerGpu) {
 TEST(Leaderboard, HistoryListsEveryRunNewestFirst) {
   TempDir dir;
   Leaderboard board(dir / "lb.db");
-  const auto a1 = board.record(submission("alice", 1.0));
-  const auto b1 = board.record(submission("bob", 2.0));
-  const auto a2 = board.record(submission("alice", 3.0));
+  const auto a1 = board.record(submission("alice", 1.0)).id;
+  const auto b1 = board.record(submission("bob", 2.0)).id;
+  const auto a2 = board.record(submission("alice", 3.0)).id;
   board.record(submission("alice", 0.5, kH100, "matmul"));
 
   const auto all = board.history("vector_add");
@@ -250,7 +307,7 @@ TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
   while (large.size() < (1u << 20)) large += "  c[i] = a[i] + b[i]; // line " + std::to_string(large.size()) + "\n";
   s.source += large;
   s.cases.push_back({"ünïcode case", 1e-9, 1e-10, 123.5, 7, 1e12, 3.5e3, 2.0 / 3.0});
-  const auto id = board.record(s);
+  const auto id = board.record(s).id;
 
   const auto stored = board.get(id);
   ASSERT_TRUE(stored.has_value());
@@ -282,7 +339,7 @@ TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
 TEST(Leaderboard, ToJsonCarriesEveryField) {
   TempDir dir;
   Leaderboard board(dir / "lb.db");
-  const auto id = board.record(submission("alice", 2.0));
+  const auto id = board.record(submission("alice", 2.0)).id;
   const auto s = *board.get(id);
 
   const auto json = to_json(s);
@@ -398,7 +455,7 @@ TEST(Leaderboard, LockHeldByAnotherJudgeFailsCleanlyAndARetrySucceeds) {
   EXPECT_TRUE(contains(message, "Try again"));
 
   other.exec("COMMIT");
-  const auto id = board.record(submission("alice", 1.0));
+  const auto id = board.record(submission("alice", 1.0)).id;
   EXPECT_EQ(other.scalar("SELECT count(*) FROM submissions"), 1);
   EXPECT_EQ(other.scalar("SELECT count(*) FROM case_results"), 2);
   EXPECT_EQ(other.scalar("SELECT count(*) FROM case_results WHERE submission_id = " + std::to_string(id)), 2);
@@ -498,6 +555,67 @@ TEST(Leaderboard, ThreadsSharingOrNotSharingALeaderboardLoseNothing) {
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(shared.history("vector_add").size(), std::size_t{2 * kThreads * kRecordsEach});
   EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM case_results"), 2 * 2 * kThreads * kRecordsEach);
+}
+
+// Judges submitting at once, each on its own connection: every rank a judge reports is the rank its user had in the
+// database right after its own insert, whatever the others inserted just after. Ids grow in commit order (each
+// insert holds the write lock), so the ranking at that moment is the one of the submissions up to its id.
+TEST(Leaderboard, ConcurrentRecordsReportTheRankOfTheirOwnMoment) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  constexpr int kThreads = 8;
+  constexpr int kRecordsEach = 15;
+  // Distinct scores in a shuffled order: users overtake one another all the time, and no tie needs breaking.
+  std::vector<double> scores(kThreads * kRecordsEach);
+  for (std::size_t i = 0; i < scores.size(); ++i) scores[i] = 1.0 + static_cast<double>(i);
+  std::shuffle(scores.begin(), scores.end(), std::mt19937(12345));
+  struct Reported {
+    std::int64_t id;
+    std::string user;
+    double score;
+    int rank;
+    int ranked;
+  };
+  std::vector<std::vector<Reported>> reported(kThreads);
+  { Leaderboard create(path); }
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Leaderboard own(path);
+      for (int m = 0; m < kRecordsEach; ++m) {
+        const std::string user = "user" + std::to_string(t);
+        const double score = scores[t * kRecordsEach + m];
+        const Recorded r = own.record(submission(user, score));
+        reported[t].push_back({r.id, user, score, r.rank, r.ranked});
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+
+  std::vector<Reported> all;
+  for (const auto& list : reported) all.insert(all.end(), list.begin(), list.end());
+  std::sort(all.begin(), all.end(), [](const Reported& a, const Reported& b) { return a.id < b.id; });
+  ASSERT_EQ(all.size(), scores.size());
+  std::map<std::string, double> best;  // each user's best so far, replayed in commit order
+  int mismatched = 0;
+  for (const auto& r : all) {
+    auto it = best.find(r.user);
+    if (it == best.end() || r.score < it->second) best[r.user] = r.score;
+    int expected = 1;
+    for (const auto& [user, score] : best)
+      if (score < best[r.user]) ++expected;
+    const int users = static_cast<int>(best.size());
+    if ((r.rank != expected || r.ranked != users) && ++mismatched <= 5)
+      ADD_FAILURE() << "submission #" << r.id << " of " << r.user << " (score " << r.score << ") reported rank "
+                    << r.rank << " of " << r.ranked << ", but right after it was inserted its user was rank "
+                    << expected << " of " << users;
+  }
+  EXPECT_EQ(mismatched, 0);
+  // The last report of each judge agrees with the final ranking too.
+  Leaderboard board(path);
+  std::map<std::string, int> final_rank;
+  for (const auto& e : board.ranking("vector_add", kH100)) final_rank[e.user] = e.rank;
+  EXPECT_EQ(all.back().rank, final_rank[all.back().user]);
 }
 
 }  // namespace

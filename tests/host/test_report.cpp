@@ -242,6 +242,27 @@ TEST(ConsoleReport, ReplayQuotesPathsThatNeedIt) {
   EXPECT_CONTAINS(s, "replay: judge run madd 'my dir/it'\\''s.cu' --seed 12345 --case t_2x3");
 }
 
+TEST(ConsoleReport, ReplayNamesTheFailedCallOnlyWhenItIsALaterOne) {
+  JudgeReport r = wrong_answer();
+  r.cases[0].failed_call = 1;
+  EXPECT_CONTAINS(console(r), "replay: judge run madd solve.cu --seed 12345 --case t_2x3\n");
+  r.cases[0].failed_call = 7;
+  EXPECT_CONTAINS(console(r), "replay: judge run madd solve.cu --seed 12345 --case t_2x3 --call 7\n");
+  EXPECT_EQ(judge::replay_command(r, "solve.cu"), "judge run madd solve.cu --seed 12345 --case t_2x3 --call 7");
+  // The JSON document carries the same line.
+  EXPECT_EQ(as_json(r).at("replay"), "judge run madd solve.cu --seed 12345 --case t_2x3 --call 7");
+  EXPECT_EQ(as_json(r).at("cases")[0].at("failed_call"), 7);
+}
+
+TEST(ConsoleReport, NothingToReplayForAcceptedCompileErrorOrNoDevice) {
+  EXPECT_EQ(judge::replay_command(accepted_submit(), "solve.cu"), "");
+  EXPECT_EQ(judge::replay_command(compile_error(), "solve.cu"), "");
+  JudgeReport none = base_report(Verdict::no_device);
+  none.device.reset();
+  EXPECT_EQ(judge::replay_command(none, "solve.cu"), "");
+  EXPECT_FALSE(as_json(accepted_submit()).contains("replay"));
+}
+
 TEST(ConsoleReport, CompileErrorShowsDiagnosticsVerbatimAndNoReplay) {
   JudgeReport r = compile_error();
   std::string s = console(r);
@@ -284,9 +305,10 @@ TEST(ConsoleReport, RecordedOutcome) {
   rec.recorded = true;
   rec.submission_id = 7;
   rec.rank = 2;
+  rec.ranked = 5;
   rec.database = "/tmp/lb.sqlite";
   std::string s = console(accepted_submit(), rec);
-  EXPECT_CONTAINS(s, "recorded as submission #7 in /tmp/lb.sqlite (rank 2 on this GPU)");
+  EXPECT_CONTAINS(s, "recorded as submission #7 in /tmp/lb.sqlite (rank 2 of 5 on this GPU when recorded)");
   EXPECT_NOT_CONTAINS(s, "not recorded");
 }
 
@@ -380,6 +402,7 @@ TEST(JsonReport, AcceptedSubmitFields) {
   rec.recorded = true;
   rec.submission_id = 7;
   rec.rank = 1;
+  rec.ranked = 3;
   rec.database = "/tmp/lb.sqlite";
   json j = as_json(accepted_submit(), rec);
   EXPECT_EQ(j.at("challenge"), "madd");
@@ -405,6 +428,7 @@ TEST(JsonReport, AcceptedSubmitFields) {
   EXPECT_EQ(j.at("record").at("recorded"), true);
   EXPECT_EQ(j.at("record").at("submission_id"), 7);
   EXPECT_EQ(j.at("record").at("rank"), 1);
+  EXPECT_EQ(j.at("record").at("ranked"), 3);
   EXPECT_EQ(j.at("record").at("database"), "/tmp/lb.sqlite");
 }
 
@@ -540,6 +564,51 @@ TEST(JsonReport, ChallengeListDetailInitLeaderboardAndErrorAreOneDocumentEach) {
   rep->error("there is no challenge 'x' in /c: run `judge list` to see them all", err);
   json er = parse_one(err.str());
   EXPECT_EQ(er, json({{"error", "there is no challenge 'x' in /c: run `judge list` to see them all"}}));
+}
+
+judge::BoardSummary board_summary() {
+  judge::BoardSummary b;
+  b.challenge = "madd";
+  b.gpu_name = "Fake GPU 9000";
+  b.leader = "ada";
+  b.score_ms = 0.0171;
+  b.submission_id = 3;
+  b.users = 4;
+  b.submissions = 9;
+  return b;
+}
+
+TEST(ConsoleReport, LeaderboardOverview) {
+  std::ostringstream empty;
+  judge::make_console_reporter(false)->leaderboard_overview({}, "/data/lb.sqlite", empty);
+  EXPECT_CONTAINS(empty.str(), "no accepted submissions yet in /data/lb.sqlite");
+
+  std::ostringstream out;
+  judge::make_console_reporter(false)->leaderboard_overview({board_summary()}, "/data/lb.sqlite", out);
+  std::string s = out.str();
+  EXPECT_CONTAINS(s, "challenge");
+  EXPECT_CONTAINS(s, "leader");
+  EXPECT_CONTAINS(s, "users");
+  std::string row = s.substr(s.find("madd"));
+  row = row.substr(0, row.find('\n'));
+  for (const char* part : {"Fake GPU 9000", "ada", "17.1 µs", " 4 ", " 9"}) EXPECT_CONTAINS(row, part);
+}
+
+TEST(JsonReport, LeaderboardOverview) {
+  std::ostringstream empty;
+  judge::make_json_reporter()->leaderboard_overview({}, "/data/lb.sqlite", empty);
+  json e = parse_one(empty.str());
+  EXPECT_EQ(e.at("overview"), json::array());
+  EXPECT_EQ(e.at("database"), "/data/lb.sqlite");
+
+  std::ostringstream out;
+  judge::make_json_reporter()->leaderboard_overview({board_summary()}, "/data/lb.sqlite", out);
+  json row = parse_one(out.str()).at("overview").at(0);
+  EXPECT_EQ(row.at("challenge"), "madd");
+  EXPECT_EQ(row.at("gpu"), "Fake GPU 9000");
+  EXPECT_EQ(row.at("leader"), "ada");
+  EXPECT_EQ(row.at("users"), 4);
+  EXPECT_EQ(row.at("submissions"), 9);
 }
 
 TEST(JsonReport, NeverContainsAnsiEscapes) {

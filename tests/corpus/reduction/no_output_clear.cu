@@ -1,8 +1,9 @@
 // expect: wrong_answer
-// expect-message: NaN
+// expect-message: read before it was written
 // Accumulates into *output with atomicAdd but never sets it to 0 first, so it reads the output's previous contents.
 // The judge fills every output with a NaN pattern before each call: NaN + anything is NaN, and NaN never passes
 // where the reference is finite. (Without the poison, the stale total of the previous call would be added instead.)
+// "got nan" alone would leave the author guessing, so the message says what most likely happened.
 #include <cuda_runtime.h>
 
 #define THREADS 256
