@@ -15,22 +15,16 @@ constexpr int kMaxPartials = 1024;
 // Scratch for the partial sums; references run one case at a time, so one copy per device suffices.
 __device__ double g_partials[kMaxPartials];
 
-struct Add {
-  __device__ double operator()(double a, double b) const { return a + b; }
-};
-
 __global__ void partial_sums_kernel(const float* in, std::int64_t n) {
   double acc = 0.0;
   for (std::int64_t i = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * kBlock)
     acc += in[i];
-  const double total = judge::ref::block_reduce(acc, Add{});
+  const double total = judge::ref::block_reduce(acc, judge::ref::Sum{});
   if (threadIdx.x == 0) g_partials[blockIdx.x] = total;
 }
 
 __global__ void final_sum_kernel(float* out, int partials) {
-  double acc = 0.0;
-  for (int i = threadIdx.x; i < partials; i += kBlock) acc += g_partials[i];
-  const double total = judge::ref::block_reduce(acc, Add{});
+  const double total = judge::ref::block_reduce_array(g_partials, partials, 0.0, judge::ref::Sum{});
   if (threadIdx.x == 0) out[0] = static_cast<float>(total);
 }
 

@@ -20,25 +20,16 @@ __device__ float g_max;
 __device__ double g_block_sum[kMaxPartials];
 __device__ double g_sum;
 
-struct Max {
-  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
-};
-struct Add {
-  __device__ double operator()(double a, double b) const { return a + b; }
-};
-
 __global__ void block_max_kernel(const float* x, std::int64_t n) {
   float m = -INFINITY;
   for (std::int64_t i = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * kBlock)
     m = fmaxf(m, x[i]);
-  const float r = judge::ref::block_reduce(m, Max{});
+  const float r = judge::ref::block_reduce(m, judge::ref::Max{});
   if (threadIdx.x == 0) g_block_max[blockIdx.x] = r;
 }
 
 __global__ void global_max_kernel(int partials) {
-  float m = -INFINITY;
-  for (int i = threadIdx.x; i < partials; i += kBlock) m = fmaxf(m, g_block_max[i]);
-  const float r = judge::ref::block_reduce(m, Max{});
+  const float r = judge::ref::block_reduce_array(g_block_max, partials, -INFINITY, judge::ref::Max{});
   if (threadIdx.x == 0) g_max = r;
 }
 
@@ -47,14 +38,12 @@ __global__ void block_sum_kernel(const float* x, std::int64_t n) {
   double acc = 0.0;
   for (std::int64_t i = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * kBlock)
     acc += exp(double(x[i]) - m);
-  const double r = judge::ref::block_reduce(acc, Add{});
+  const double r = judge::ref::block_reduce(acc, judge::ref::Sum{});
   if (threadIdx.x == 0) g_block_sum[blockIdx.x] = r;
 }
 
 __global__ void global_sum_kernel(int partials) {
-  double acc = 0.0;
-  for (int i = threadIdx.x; i < partials; i += kBlock) acc += g_block_sum[i];
-  const double r = judge::ref::block_reduce(acc, Add{});
+  const double r = judge::ref::block_reduce_array(g_block_sum, partials, 0.0, judge::ref::Sum{});
   if (threadIdx.x == 0) g_sum = r;
 }
 
