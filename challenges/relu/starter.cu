@@ -1,0 +1,14 @@
+#include <cuda_runtime.h>
+
+// One thread per element is a fine first version: thread i writes output[i] = max(0, input[i]).
+__global__ void relu_kernel(const float* input, float* output, int N) {
+  // TODO: compute this thread's index and, if it is below N, write the ReLU of input[i] to output[i].
+}
+
+// input and output point to GPU memory. solve() must leave the finished result in output.
+extern "C" void solve(const float* input, float* output, int N) {
+  const int threads_per_block = 256;
+  const int blocks = (N + threads_per_block - 1) / threads_per_block;  // round up, so every element gets a thread
+  relu_kernel<<<blocks, threads_per_block>>>(input, output, N);
+  cudaDeviceSynchronize();
+}
