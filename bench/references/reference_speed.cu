@@ -97,10 +97,14 @@ int main(int argc, char** argv) {
       if (!only.empty() && std::find(only.begin(), only.end(), ch.id) == only.end()) continue;
       const judge::ReferenceEntry* ref = judge::find_reference(ch.id);
       if (!ref) continue;
+      std::vector<judge::DType> inputs;
+      for (const auto& p : ch.params)
+        if (p.is_buffer() && p.role != judge::Role::output) inputs.push_back(p.dtype);
+      const double roof = judge::compute_roof_gflops(*cal, inputs);
       for (const auto& c : ch.benchmarks) {
         double ms = median_ms(ch, *ref, c, stream.get(), cublas.get(), l2);
         double bytes = ch.bytes_for(c.scalars), flops = ch.flops_for(c.scalars);
-        auto sol = judge::speed_of_light(flops, bytes, ms, *cal);
+        auto sol = judge::speed_of_light(flops, bytes, ms, *cal, roof);
         std::cout << fmt::format("| {} | {} | {:.4f} | {:.0f} | {:.0f}% | {:.2f} | {:.0f}% ({}) |\n", ch.id, c.name, ms,
                                  bytes / ms / 1e6, 100.0 * bytes / ms / 1e6 / cal->copy_gbps, flops / ms / 1e9,
                                  sol.percent, sol.bound);

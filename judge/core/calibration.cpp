@@ -276,10 +276,19 @@ Calibration ensure_calibration(const fs::path& worker, const DeviceInfo& device,
   return c;
 }
 
-SpeedOfLight speed_of_light(double flops, double bytes, double measured_ms, const Calibration& c) {
+double compute_roof_gflops(const Calibration& c, const std::vector<DType>& input_dtypes) {
+  auto has = [&](DType t) { return std::find(input_dtypes.begin(), input_dtypes.end(), t) != input_dtypes.end(); };
+  if (has(DType::float16) && c.fp16_gflops > 0) return c.fp16_gflops;
+  if (has(DType::bfloat16) && c.bf16_gflops > 0) return c.bf16_gflops;
+  return c.fp32_fma_gflops;
+}
+
+SpeedOfLight speed_of_light(double flops, double bytes, double measured_ms, const Calibration& c,
+                            double compute_gflops) {
   SpeedOfLight s;
+  double roof = compute_gflops > 0 ? compute_gflops : c.fp32_fma_gflops;
   if (c.copy_gbps > 0 && bytes > 0) s.memory_ms = bytes / (c.copy_gbps * 1e9) * 1e3;
-  if (c.fp32_fma_gflops > 0 && flops > 0) s.compute_ms = flops / (c.fp32_fma_gflops * 1e9) * 1e3;
+  if (roof > 0 && flops > 0) s.compute_ms = flops / (roof * 1e9) * 1e3;
   s.floor_ms = std::max(s.memory_ms, s.compute_ms);
   if (s.floor_ms > 0) s.bound = s.memory_ms >= s.compute_ms ? "memory" : "compute";
   if (measured_ms > 0) s.percent = s.floor_ms / measured_ms * 100;

@@ -7,8 +7,11 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "judge/core/dtype.hpp"
 
 #include "judge/core/error.hpp"
 #include "judge/core/result.hpp"
@@ -85,12 +88,18 @@ Calibration ensure_calibration(const std::filesystem::path& worker, const Device
 // The floor of one benchmark case on a calibrated GPU.
 struct SpeedOfLight {
   double memory_ms = 0;   // bytes / copy bandwidth
-  double compute_ms = 0;  // flops / FP32 FMA rate
+  double compute_ms = 0;  // flops / the compute roof (FP32 FMA, or the tensor-core rate for half inputs)
   double floor_ms = 0;    // the larger of the two
   std::string bound;      // "memory" or "compute"
   double percent = 0;     // floor / measured median * 100
 };
-SpeedOfLight speed_of_light(double flops, double bytes, double measured_ms, const Calibration& c);
+// The compute roof a challenge is measured against, GFLOP/s: the FP16 (or BF16) tensor-core GEMM rate when an input
+// is float16 (bfloat16), since that is the unit such work runs on; else the FP32 FMA rate.
+double compute_roof_gflops(const Calibration& c, const std::vector<DType>& input_dtypes);
+
+// compute_gflops: the roof for the flops (compute_roof_gflops); 0 means the FP32 FMA rate.
+SpeedOfLight speed_of_light(double flops, double bytes, double measured_ms, const Calibration& c,
+                            double compute_gflops = 0);
 
 // A measured time below this fraction of the floor is physically impossible even allowing for calibration noise.
 constexpr double kSuspiciousFraction = 0.8;

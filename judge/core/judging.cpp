@@ -351,7 +351,10 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   }
   if (o.calibration) {
     r.calibration = o.calibration;
-    apply_speed_of_light(r.cases, *o.calibration);
+    std::vector<DType> inputs;
+    for (const auto& p : ch.params)
+      if (p.is_buffer() && p.role != Role::output) inputs.push_back(p.dtype);
+    apply_speed_of_light(r.cases, *o.calibration, compute_roof_gflops(*o.calibration, inputs));
     for (const auto& c : r.cases)
       if (r.verdict == Verdict::accepted && c.verdict == Verdict::suspicious_timing) {
         r.verdict = c.verdict;
@@ -368,14 +371,15 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   return finish();
 }
 
-void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& calibration) {
+void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& calibration, double compute_gflops) {
   // Rejection needs a floor no honest kernel can beat, so its compute term uses the fastest unit measured (tensor
-  // cores included: a 3xTF32 matmul is legitimately faster than FP32 FMAs); the SOL column keeps FP32 FMA.
+  // cores included: a 3xTF32 matmul is legitimately faster than FP32 FMAs); the SOL column keeps the challenge's
+  // own roof (FP32 FMA, or the tensor-core rate for half inputs).
   double fastest = std::max({calibration.fp32_fma_gflops, calibration.sgemm_gflops, calibration.tf32_gflops,
                              calibration.fp16_gflops, calibration.bf16_gflops});
   for (auto& c : cases) {
     if (!c.timing || c.timing->median_ms <= 0) continue;
-    SpeedOfLight sol = speed_of_light(c.flops, c.bytes, c.timing->median_ms, calibration);
+    SpeedOfLight sol = speed_of_light(c.flops, c.bytes, c.timing->median_ms, calibration, compute_gflops);
     c.sol_percent = sol.percent;
     c.sol_floor_ms = sol.floor_ms;
     c.sol_bound = sol.bound;

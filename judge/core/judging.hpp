@@ -73,7 +73,8 @@ ProbeResult probe_devices(const std::filesystem::path& worker);
 
 // Fills each benchmark's speed-of-light from the calibration and rejects, as suspicious timing, a median below
 // kSuspiciousFraction of the floor: faster than the GPU can move the bytes or do the arithmetic.
-void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& calibration);
+// compute_gflops: the challenge's compute roof (compute_roof_gflops); 0 means the FP32 FMA rate.
+void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& calibration, double compute_gflops = 0);
 
 // Geometric mean of the medians of the benchmark cases (0 if any is missing).
 double score_of(const std::vector<CaseResult>& cases);

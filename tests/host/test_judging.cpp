@@ -236,4 +236,21 @@ TEST(SpeedOfLight, TensorCoreSpeedIsNotSuspiciousButExceedsFp32Sol) {
   EXPECT_EQ(cases[0].verdict, judge::Verdict::suspicious_timing);
 }
 
+TEST(SpeedOfLight, HalfPrecisionWorkIsMeasuredAgainstTheTensorCores) {
+  // A half-precision GEMM at 585 GFLOP per ms: 975% of the FP32 FMA rate, 75% of the FP16 tensor-core rate.
+  const judge::Calibration cal = h200_like();
+  double roof = judge::compute_roof_gflops(cal, {judge::DType::float16, judge::DType::float16});
+  EXPECT_DOUBLE_EQ(roof, cal.fp16_gflops);
+  EXPECT_DOUBLE_EQ(judge::compute_roof_gflops(cal, {judge::DType::bfloat16}), cal.bf16_gflops);
+  EXPECT_DOUBLE_EQ(judge::compute_roof_gflops(cal, {judge::DType::float32, judge::DType::int32}), cal.fp32_fma_gflops);
+  std::vector<judge::CaseResult> cases = {timed_case(585e9, 1e6, 1.0)};
+  judge::apply_speed_of_light(cases, cal, roof);
+  EXPECT_EQ(cases[0].verdict, judge::Verdict::accepted);
+  EXPECT_NEAR(cases[0].sol_percent, 75.0, 1e-6);
+  // Without a tensor-core rate measured, the FP32 roof stays.
+  judge::Calibration no_fp16 = cal;
+  no_fp16.fp16_gflops = 0;
+  EXPECT_DOUBLE_EQ(judge::compute_roof_gflops(no_fp16, {judge::DType::float16}), cal.fp32_fma_gflops);
+}
+
 }  // namespace
