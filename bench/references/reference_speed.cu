@@ -47,8 +47,8 @@ double median_ms(const judge::Challenge& ch, const judge::ReferenceEntry& ref, c
     void* d = buffers.back().get();
     args.set_buffer(p.name, d, p.dtype, n);
     if (p.role != judge::Role::output)
-      judge::generate(d, p.dtype, n, ch.distribution_for(p, c), judge::derive_key(1, c.name + "/" + p.name),
-                      c.scalars, stream);
+      judge::generate(d, p.dtype, n, ch.distribution_for(p, c),
+                      judge::input_key(1, c.name, p.name, ch.distribution_for(p, c)), c.scalars, stream);
     if (p.role == judge::Role::inout) inouts.push_back({d, &p, n});
   }
   judge::Event start, stop;
@@ -56,7 +56,7 @@ double median_ms(const judge::Challenge& ch, const judge::ReferenceEntry& ref, c
   for (int i = 0; i < kCalls + 2; ++i) {
     for (const auto& io : inouts)  // in-place references start from the input each time
       judge::generate(io.data, io.p->dtype, io.n, ch.distribution_for(*io.p, c),
-                      judge::derive_key(1, c.name + "/" + io.p->name), c.scalars, stream);
+                      judge::input_key(1, c.name, io.p->name, ch.distribution_for(*io.p, c)), c.scalars, stream);
     l2.flush(stream);
     JUDGE_CUDA_CHECK(cudaEventRecord(start.get(), stream));
     ref.gpu(args, stream);

@@ -109,15 +109,18 @@ std::string output_tail(const ChildProcess& child) {
 }
 
 std::string figures(const Calibration& c) {
-  return fmt::format("copy {:g} GB/s, FP32 FMA {:g} GFLOP/s, SGEMM {:g}, TF32 {:g}, FP16 {:g}, BF16 {:g} GFLOP/s",
-                     c.copy_gbps, c.fp32_fma_gflops, c.sgemm_gflops, c.tf32_gflops, c.fp16_gflops, c.bf16_gflops);
+  return fmt::format("copy {:g} GB/s, FP32 FMA {:g} GFLOP/s, SGEMM {:g}, TF32 {:g}, FP16 {:g}, BF16 {:g} GFLOP/s, "
+                     "INT8 {:g} GOP/s",
+                     c.copy_gbps, c.fp32_fma_gflops, c.sgemm_gflops, c.tf32_gflops, c.fp16_gflops, c.bf16_gflops,
+                     c.int8_gops);
 }
 
 }  // namespace
 
 bool Calibration::plausible() const {
   return positive_finite(copy_gbps) && positive_finite(fp32_fma_gflops) && positive_finite(sgemm_gflops) &&
-         positive_finite(tf32_gflops) && positive_finite(fp16_gflops) && positive_finite(bf16_gflops);
+         positive_finite(tf32_gflops) && positive_finite(fp16_gflops) && positive_finite(bf16_gflops) &&
+         positive_finite(int8_gops);
 }
 
 void to_json(json& j, const Calibration& c) {
@@ -131,7 +134,8 @@ void to_json(json& j, const Calibration& c) {
        {"sgemm_gflops", c.sgemm_gflops},
        {"tf32_gflops", c.tf32_gflops},
        {"fp16_gflops", c.fp16_gflops},
-       {"bf16_gflops", c.bf16_gflops}};
+       {"bf16_gflops", c.bf16_gflops},
+       {"int8_gops", c.int8_gops}};
 }
 
 // The figures are required (a calibration without them is no calibration); what describes them is optional.
@@ -147,6 +151,9 @@ void from_json(const json& j, Calibration& c) {
   c.tf32_gflops = j.at("tf32_gflops").get<double>();
   c.fp16_gflops = j.at("fp16_gflops").get<double>();
   c.bf16_gflops = j.at("bf16_gflops").get<double>();
+  // Added after the first calibrations were stored: one without it is read, but is not plausible() and is measured
+  // again when next needed.
+  c.int8_gops = j.value("int8_gops", 0.0);
 }
 
 CalibrationStore::CalibrationStore(fs::path file) : file_(std::move(file)) {}
@@ -278,6 +285,7 @@ Calibration ensure_calibration(const fs::path& worker, const DeviceInfo& device,
 
 double compute_roof_gflops(const Calibration& c, const std::vector<DType>& input_dtypes) {
   auto has = [&](DType t) { return std::find(input_dtypes.begin(), input_dtypes.end(), t) != input_dtypes.end(); };
+  if ((has(DType::int8) || has(DType::uint8)) && c.int8_gops > 0) return c.int8_gops;
   if (has(DType::float16) && c.fp16_gflops > 0) return c.fp16_gflops;
   if (has(DType::bfloat16) && c.bf16_gflops > 0) return c.bf16_gflops;
   return c.fp32_fma_gflops;

@@ -30,6 +30,7 @@ struct Calibration {
   double tf32_gflops = 0;      // cuBLAS GEMM, FP32 in/out, TF32 tensor cores
   double fp16_gflops = 0;      // cuBLAS GEMM, FP16 in, FP32 accumulate
   double bf16_gflops = 0;      // cuBLAS GEMM, BF16 in, FP32 accumulate
+  double int8_gops = 0;        // cuBLAS GEMM, INT8 in, INT32 accumulate (integer operations: 2 per multiply-add)
   bool plausible() const;      // every figure positive and finite
 };
 
@@ -93,7 +94,7 @@ struct SpeedOfLight {
   std::string bound;      // "memory" or "compute"
   double percent = 0;     // floor / measured median * 100
 };
-// The compute roof a challenge is measured against, GFLOP/s: the FP16 (or BF16) tensor-core GEMM rate when an input
+// The compute roof a challenge is measured against, GFLOP/s: the INT8, FP16 (or BF16) tensor-core GEMM rate when an input
 // is float16 (bfloat16), since that is the unit such work runs on; else the FP32 FMA rate.
 double compute_roof_gflops(const Calibration& c, const std::vector<DType>& input_dtypes);
 

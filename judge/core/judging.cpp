@@ -376,7 +376,7 @@ void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& cal
   // cores included: a 3xTF32 matmul is legitimately faster than FP32 FMAs); the SOL column keeps the challenge's
   // own roof (FP32 FMA, or the tensor-core rate for half inputs).
   double fastest = std::max({calibration.fp32_fma_gflops, calibration.sgemm_gflops, calibration.tf32_gflops,
-                             calibration.fp16_gflops, calibration.bf16_gflops});
+                             calibration.fp16_gflops, calibration.bf16_gflops, calibration.int8_gops});
   for (auto& c : cases) {
     if (!c.timing || c.timing->median_ms <= 0) continue;
     SpeedOfLight sol = speed_of_light(c.flops, c.bytes, c.timing->median_ms, calibration, compute_gflops);

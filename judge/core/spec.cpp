@@ -514,6 +514,16 @@ class SpecReader {
         p.init = distribution(*init, child(path, "init"), p, c);
         p.preset = p.role == Role::output;
       }
+      const json* check = optional(v[i], "check");
+      if (check != nullptr && check->is_object())
+        if (const json* args = optional(*check, "args")) {
+          std::string args_path = child(child(path, "check"), "args");
+          object(*args, args_path);
+          for (const auto& item : args->items()) {
+            if (!is_identifier(item.key())) fail(child(args_path, item.key()), "expected an argument name (a C identifier)");
+            p.check_args[item.key()] = expression(item.value(), child(args_path, item.key()), c);
+          }
+        }
     }
     if (std::none_of(c.params.begin(), c.params.end(),
                      [](const Param& p) { return p.role == Role::output || p.role == Role::inout; }))
@@ -557,7 +567,15 @@ class SpecReader {
       if (p.role != Role::output && p.role != Role::inout)
         fail(check_path, fmt::format("only outputs and in-outs are checked; '{}' is {} {}", p.name,
                                      p.role == Role::input ? "an" : "a", to_string(p.role)));
-      p.check = string(*check, check_path);
+      // "check": "name", or {"name": "name", "args": {...}}; the args are read with the inits (they may name any
+      // scalar parameter).
+      const json* name = check;
+      if (check->is_object()) {
+        check_keys(*check, check_path, {"name", "args"});
+        name = &required(*check, check_path, "name");
+        check_path = child(check_path, "name");
+      }
+      p.check = string(*name, check_path);
       if (!is_identifier(p.check))
         fail(check_path, fmt::format("expected the name of a checker (e.g. \"sorted_permutation\"), got '{}'",
                                      truncated(p.check)));
@@ -616,8 +634,8 @@ class SpecReader {
 
   Distribution distribution(const json& v, const std::string& path, const Param& p, const Challenge& c) const {
     object(v, path);
-    check_keys(v, path, {"dist", "low", "high", "mean", "stddev", "value", "values", "name", "args", "specials",
-                         "special_fraction"});
+    check_keys(v, path, {"dist", "low", "high", "mean", "stddev", "value", "values", "name", "args", "draw",
+                         "specials", "special_fraction"});
     Distribution d = default_distribution(p.dtype);
     std::string kind = one_of(required(v, path, "dist"), child(path, "dist"),
                               {"uniform", "normal", "constant", "values", "custom"});
@@ -636,7 +654,7 @@ class SpecReader {
       fields = {"values"};
     } else {
       d.kind = Distribution::Kind::custom;
-      fields = {"name", "low", "high", "args"};
+      fields = {"name", "low", "high", "args", "draw"};
     }
     fields.insert(fields.end(), {"dist", "specials", "special_fraction"});
     for (const auto& item : v.items())
@@ -663,6 +681,12 @@ class SpecReader {
                 fail(child(field("args"), item.key()), "expected an argument name (a C identifier)");
               d.args[item.key()] = expression(item.value(), child(field("args"), item.key()), c);
             }
+          }
+          if (const json* draw = optional(v, "draw")) {
+            d.draw = non_empty_string(*draw, field("draw"));
+            if (!is_identifier(d.draw))
+              fail(field("draw"), fmt::format("expected a draw name such as \"A\" (a C identifier), got '{}'",
+                                              truncated(d.draw)));
           }
         }
         break;
@@ -841,6 +865,13 @@ class SpecReader {
 
     check_sizes(c, k, scalars_path);
     check_constraints(c, k, scalars_path);
+    for (const auto& p : c.params)
+      for (const auto& [name, e] : p.check_args) try {
+          (void)e.eval(k.scalars);
+        } catch (const ExprError& err) {
+          fail(scalars_path, fmt::format("argument '{}' of the checker of '{}' (params[{}].check.args.{}): {}", name,
+                                         p.name, &p - c.params.data(), name, err.what()));
+        }
     for (const auto& p : c.params) {
       if (p.role != Role::input && p.role != Role::inout) continue;
       const Distribution& d = c.distribution_for(p, k);

@@ -47,6 +47,10 @@ struct Distribution {
   std::map<std::string, Expr> expressions;
   // custom: the generator's arguments, each an expression of the scalars ({"nnz": "nnz", "cols": "C"}).
   std::map<std::string, Expr> args;
+  // custom: parameters of a case whose distributions name the same draw share one random key, so that generators
+  // of coupled buffers agree (a CSR matrix's row_ptr and col_idx: both derive the same row lengths). Empty: the
+  // parameter has its own key.
+  std::string draw;
 
   // This distribution with every expression evaluated for a case's scalars. Throws ExprError.
   Distribution resolved(const Env& scalars) const;
@@ -62,6 +66,7 @@ struct Param {
   std::vector<Expr> shape;  // empty for scalars; element count is the product
   Distribution init;        // inputs and in-outs
   std::string check;        // outputs and in-outs: a registered checker's name; empty = element-wise
+  std::map<std::string, Expr> check_args;  // the checker's arguments, expressions of the scalars
   // Outputs only: the output holds `init` on entry instead of the poison pattern. For LeetGPU compatibility only:
   // LeetGPU hands some outputs over zeroed (histogramming, monte_carlo_integration), and its users rely on it.
   bool preset = false;

@@ -124,6 +124,10 @@ double fp32_fma_gflops(int device, cudaStream_t stream) {
 
 __device__ __half to_half(float x, __half*) { return __float2half_rn(x); }
 __device__ __nv_bfloat16 to_half(float x, __nv_bfloat16*) { return __float2bfloat16_rn(x); }
+// The inputs are uniform in about [-1, 1): scaled to the int8 range so the integer products are not all zero.
+__device__ std::int8_t to_half(float x, std::int8_t*) {
+  return static_cast<std::int8_t>(__float2int_rn(fminf(fmaxf(x * 127.0f, -127.0f), 127.0f)));
+}
 
 template <class T>
 __global__ void narrow(const float* in, T* out, std::size_t n) {
@@ -194,6 +198,20 @@ class GemmBench {
     });
   }
 
+  // INT8 inputs, INT32 accumulation and output, in the layout cuBLAS's integer tensor-core kernels prefer (A
+  // transposed: both operands contiguous along k). The int8 operands reuse the 16-bit buffers (half their size).
+  double int8() {
+    narrow_into<std::int8_t>(a32_, a16_, elements(), stream_);
+    narrow_into<std::int8_t>(b32_, b16_, elements(), stream_);
+    check_cublas(cublasSetMathMode(h_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode(CUBLAS_DEFAULT_MATH)");
+    return gflops([&] {
+      check_cublas(cublasGemmEx(h_, CUBLAS_OP_T, CUBLAS_OP_N, n_, n_, n_, &ione_, a16_.get(), CUDA_R_8I, n_,
+                                b16_.get(), CUDA_R_8I, n_, &izero_, c32_.get(), CUDA_R_32I, n_, CUBLAS_COMPUTE_32I,
+                                CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmEx (INT8 in, INT32 out, CUBLAS_COMPUTE_32I)");
+    });
+  }
+
  private:
   static std::size_t bytes_needed(int n) { return static_cast<std::size_t>(n) * n * (3 * 4 + 3 * 2); }
   std::size_t elements() const { return static_cast<std::size_t>(n_) * n_; }
@@ -208,6 +226,7 @@ class GemmBench {
   cudaStream_t stream_;
   int n_ = 0;
   const float one_ = 1.0f, zero_ = 0.0f;
+  const std::int32_t ione_ = 1, izero_ = 0;
   DeviceBuffer a32_, b32_, c32_, a16_, b16_, c16_;
 };
 
@@ -234,7 +253,7 @@ Calibration measure_calibration(int device, const Progress& progress) {
 
   Stream stream;
   CublasHandle cublas;
-  constexpr double kSteps = 6;
+  constexpr double kSteps = 7;
   auto step = [&](const char* label, int index) {
     if (progress) progress(label, index / kSteps);
   };
@@ -252,6 +271,8 @@ Calibration measure_calibration(int device, const Progress& progress) {
     c.fp16_gflops = gemm.gemm16<__half>(CUDA_R_16F, "cublasGemmEx (FP16 in/out, CUBLAS_COMPUTE_32F)");
     step("GEMM BF16", 5);
     c.bf16_gflops = gemm.gemm16<__nv_bfloat16>(CUDA_R_16BF, "cublasGemmEx (BF16 in/out, CUBLAS_COMPUTE_32F)");
+    step("GEMM INT8", 6);
+    c.int8_gops = gemm.int8();
   }
   JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   c.measured_at = utc_now_iso8601();

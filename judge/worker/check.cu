@@ -219,6 +219,14 @@ bool has_checker(const std::string& name) {
   return checkers().count(name) > 0;
 }
 
+double CheckRequest::arg(const std::string& key) const {
+  auto it = args.find(key);
+  if (it == args.end())
+    JUDGE_THROW(Error, "the checker of output '{}' needs the argument '{}' (\"check\": {{\"name\": ..., \"args\": "
+                "{{\"{}\": ...}}}} in the spec)", name, key, key);
+  return it->second;
+}
+
 OutputCheck check_output(const std::string& checker, const CheckRequest& r) {
   if (checker.empty()) return compare_output(r);
   Checker fn;

@@ -9,6 +9,7 @@
 // JUDGE_CHECKER(name, fn). A checker returns the same OutputCheck, with `message` holding its own diagnosis.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct CheckRequest {
   std::vector<std::int64_t> shape;  // to turn indices into coordinates
   Tolerance tol;
   cudaStream_t stream;
+  std::map<std::string, double> args = {};  // the spec's "check": {"args": ...}, resolved for the case
+  // The argument `name`; throws an Error naming the checker's output and the missing argument.
+  double arg(const std::string& name) const;
 };
 
 // The element-wise check.

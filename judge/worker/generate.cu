@@ -334,6 +334,12 @@ double GeneratorCall::arg(const std::string& name) const {
   return it->second;
 }
 
+std::uint64_t input_key(std::uint64_t seed, const std::string& case_name, const std::string& param,
+                        const Distribution& dist) {
+  // "/draw/" cannot collide with a parameter's label: parameter names are identifiers, without '/'.
+  return derive_key(seed, dist.draw.empty() ? case_name + "/" + param : case_name + "/draw/" + dist.draw);
+}
+
 void generate(void* data, DType dtype, std::int64_t count, const Distribution& dist, std::uint64_t key,
               const Env& scalars, cudaStream_t stream) {
   if (count == 0) return;

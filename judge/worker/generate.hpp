@@ -14,6 +14,11 @@
 
 namespace judge {
 
+// The random key of a case's input: its own per (seed, case, parameter), or one shared by the parameters whose
+// distributions name the same draw (coupled buffers), per (seed, case, draw).
+std::uint64_t input_key(std::uint64_t seed, const std::string& case_name, const std::string& param,
+                        const Distribution& dist);
+
 // Fills data[0, count) of type dtype from the distribution, keyed by `key` (see rng.hpp). Built-in distributions
 // are pure functions of (key, index); custom ones call a registered generator. Asynchronous on `stream`: order
 // later work after it on that stream, or synchronise it (a plain cudaMemcpy is not ordered after a non-blocking

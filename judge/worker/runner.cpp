@@ -84,7 +84,7 @@ class CaseData {
       d.count = ch.element_count(p, c.scalars);
       for (const Expr& e : p.shape) d.shape.push_back(e.eval_size(c.scalars));
       d.dist = &ch.distribution_for(p, c);
-      d.base_key = d.key = derive_key(ctx.seed, c.name + "/" + p.name);
+      d.base_key = d.key = input_key(ctx.seed, c.name, p.name, *d.dist);
       d.guard_key = derive_key(ctx.seed, c.name + "/" + p.name + "/guard");
       d.buffer = GuardedBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype), ctx.guard_bytes);
       if (d.is_output()) d.expected = DeviceBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype));
@@ -268,8 +268,10 @@ bool check_call(RunnerContext& ctx, CaseData& data, CaseResult& r, Tolerance tol
   bool all_unwritten = true;
   for (ParamData& d : data.params()) {
     if (!d.is_output()) continue;
-    OutputCheck o = check_output(d.param->check, CheckRequest{d.param->name, d.buffer.data(), d.expected.get(),
-                                                              d.param->dtype, d.count, d.shape, tol, ctx.stream});
+    CheckRequest request{d.param->name, d.buffer.data(), d.expected.get(), d.param->dtype, d.count, d.shape, tol,
+                         ctx.stream};
+    for (const auto& [name, e] : d.param->check_args) request.args[name] = e.eval(data.scalars());
+    OutputCheck o = check_output(d.param->check, request);
     all_unwritten = all_unwritten && d.count > 0 && o.unwritten == d.count;
     // A named checker's own diagnosis (sorted_permutation, topk, a norm bound) says it better than the counts.
     if (o.mismatches) problems.push_back(o.message.empty() ? describe_wrong_output(o) : o.message);

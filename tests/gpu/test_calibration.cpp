@@ -122,12 +122,13 @@ TEST_F(CalibrationGpu, FiguresArePlausibleAndDescribeTheDevice) {
     EXPECT_GT(c.tf32_gflops, c.sgemm_gflops);
     EXPECT_GT(c.fp16_gflops, c.tf32_gflops);
     EXPECT_GT(c.bf16_gflops, c.tf32_gflops);
+    EXPECT_GT(c.int8_gops, c.tf32_gflops);
   }
 }
 
 TEST_F(CalibrationGpu, ProgressNamesEveryStepInOrder) {
   std::vector<std::string> expected{"copy bandwidth", "FP32 FMA rate", "SGEMM FP32", "GEMM TF32", "GEMM FP16",
-                                    "GEMM BF16", "done"};
+                                    "GEMM BF16", "GEMM INT8", "done"};
   EXPECT_EQ(steps_, expected);
   ASSERT_FALSE(fractions_.empty());
   EXPECT_TRUE(std::is_sorted(fractions_.begin(), fractions_.end()));

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include <cuda_fp16.h>
@@ -125,6 +126,36 @@ TEST(TopK, WrongValueIsNamed) {
   // Ties: equal values in any order are the same output.
   std::vector<float> ties = {7, 7, 5};
   EXPECT_EQ(check("topk", ties, ties, DType::float32, {false, 1e-5, 1e-5}).mismatches, 0);
+}
+
+TEST(Statistical, AcceptsWithinZStandardErrorsAndSaysHowFarOff) {
+  JUDGE_REQUIRE_GPU();
+  // One sample's sigma 1.6422 (pi from hits in the quarter disc), 10^6 samples: one standard error is 0.0016422.
+  const float pi = 3.14159265f;
+  std::vector<float> want = {pi};
+  auto run = [&](float got, std::map<std::string, double> args) {
+    DeviceBuffer g = upload(std::vector<float>{got}), w = upload(want);
+    judge::CheckRequest q{"estimate", g.get(), w.get(), DType::float32, 1, {1}, {false, 1e-6, 1e-6}, 0, args};
+    return judge::check_output("statistical", q);
+  };
+  std::map<std::string, double> args = {{"sigma", 1.6422}, {"samples", 1e6}};
+  EXPECT_EQ(run(pi + 5.9f * 0.0016422f, args).mismatches, 0) << "5.9 standard errors: inside the default z = 6";
+  EXPECT_EQ(run(pi - 5.9f * 0.0016422f, args).mismatches, 0);
+  auto far = run(pi + 10 * 0.0016422f, args);
+  EXPECT_EQ(far.mismatches, 1);
+  EXPECT_TRUE(contains(far.message, "10.0 standard errors from the exact 3.14159")) << far.message;
+  EXPECT_TRUE(contains(far.message, "own random sequence")) << far.message;
+  args["z"] = 12;
+  EXPECT_EQ(run(pi + 10 * 0.0016422f, args).mismatches, 0) << "z is the spec's to choose";
+  // NaN never passes, however wide the bound.
+  EXPECT_EQ(run(std::nanf(""), args).mismatches, 1);
+  // A missing argument names the output and the argument.
+  try {
+    run(pi, {{"sigma", 1.0}});
+    FAIL() << "expected an error";
+  } catch (const judge::Error& e) {
+    EXPECT_TRUE(contains(e.what(), "'estimate' needs the argument 'samples'")) << e.what();
+  }
 }
 
 TEST(Checkers, UnknownNameIsAnError) {

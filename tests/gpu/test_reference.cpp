@@ -80,8 +80,8 @@ void check_case(const judge::Challenge& ch, const judge::ReferenceEntry& ref, co
       host.set_output(p.name, host_outputs.back().data(), n);
       if (p.role == judge::Role::output) continue;
     }
-    judge::generate(d, p.dtype, n, ch.distribution_for(p, c), judge::derive_key(seed, c.name + "/" + p.name),
-                    c.scalars, stream);
+    const judge::Distribution& dist = ch.distribution_for(p, c);
+    judge::generate(d, p.dtype, n, dist, judge::input_key(seed, c.name, p.name, dist), c.scalars, stream);
     host_inputs.emplace_back(bytes);
     JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream));  // generation is asynchronous on the non-blocking stream
     JUDGE_CUDA_CHECK(cudaMemcpy(host_inputs.back().data(), d, bytes, cudaMemcpyDeviceToHost));

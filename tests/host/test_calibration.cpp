@@ -49,6 +49,7 @@ Calibration sample(const std::string& gpu = "Fake GPU", double copy = 4272) {
   c.tf32_gflops = 372000;
   c.fp16_gflops = 700000;
   c.bf16_gflops = 690000;
+  c.int8_gops = 1300000;
   return c;
 }
 
@@ -64,6 +65,7 @@ void expect_same(const Calibration& a, const Calibration& b) {
   EXPECT_DOUBLE_EQ(a.tf32_gflops, b.tf32_gflops);
   EXPECT_DOUBLE_EQ(a.fp16_gflops, b.fp16_gflops);
   EXPECT_DOUBLE_EQ(a.bf16_gflops, b.bf16_gflops);
+  EXPECT_DOUBLE_EQ(a.int8_gops, b.int8_gops);
 }
 
 // Sets an environment variable for one scope, restoring what was there.
@@ -92,7 +94,8 @@ TEST(CalibrationJson, RoundTripKeepsEveryField) {
   Calibration c = sample();
   json j = c;
   for (const char* key : {"gpu_name", "compute_capability", "sm_count", "measured_at", "judge_version", "copy_gbps",
-                          "fp32_fma_gflops", "sgemm_gflops", "tf32_gflops", "fp16_gflops", "bf16_gflops"})
+                          "fp32_fma_gflops", "sgemm_gflops", "tf32_gflops", "fp16_gflops", "bf16_gflops",
+                          "int8_gops"})
     EXPECT_TRUE(j.contains(key)) << key;
   expect_same(json::parse(j.dump()).get<Calibration>(), c);
 }
@@ -106,6 +109,12 @@ TEST(CalibrationJson, FiguresAreRequiredDescriptionsAreNot) {
   EXPECT_EQ(c.sm_count, 0);
   j.erase("bf16_gflops");
   EXPECT_THROW(j.get<Calibration>(), json::exception);
+  // A calibration stored before the INT8 rate was measured still reads, but is measured again when next needed.
+  json older = sample();
+  older.erase("int8_gops");
+  Calibration c_older = older.get<Calibration>();
+  EXPECT_EQ(c_older.int8_gops, 0);
+  EXPECT_FALSE(c_older.plausible());
   json wrong_type = sample();
   wrong_type["copy_gbps"] = "fast";
   EXPECT_THROW(wrong_type.get<Calibration>(), json::exception);
@@ -116,7 +125,8 @@ TEST(CalibrationPlausible, EveryFigurePositiveAndFinite) {
   EXPECT_FALSE(Calibration{}.plausible());
   double Calibration::*figures[] = {&Calibration::copy_gbps,   &Calibration::fp32_fma_gflops,
                                     &Calibration::sgemm_gflops, &Calibration::tf32_gflops,
-                                    &Calibration::fp16_gflops,  &Calibration::bf16_gflops};
+                                    &Calibration::fp16_gflops,  &Calibration::bf16_gflops,
+                                    &Calibration::int8_gops};
   for (auto figure : figures) {
     for (double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
       Calibration c = sample();
@@ -323,7 +333,7 @@ echo "$@" >> "$dir/args"
 n=$(cat "$dir/count" 2>/dev/null || echo 0)
 echo $((n + 1)) > "$dir/count"
 send() { printf '%s\n' "$1" >&3; }
-cal() { echo '{"gpu_name":"Fake GPU","compute_capability":"9.0","sm_count":132,"measured_at":"2026-11-21T10:00:00Z","judge_version":"0.1.0","copy_gbps":'$1',"fp32_fma_gflops":60000,"sgemm_gflops":51300,"tf32_gflops":372000,"fp16_gflops":700000,"bf16_gflops":690000}'; }
+cal() { echo '{"gpu_name":"Fake GPU","compute_capability":"9.0","sm_count":132,"measured_at":"2026-11-21T10:00:00Z","judge_version":"0.1.0","copy_gbps":'$1',"fp32_fma_gflops":60000,"sgemm_gflops":51300,"tf32_gflops":372000,"fp16_gflops":700000,"bf16_gflops":690000,"int8_gops":1300000}'; }
 send '{"event":"progress","step":"copy bandwidth","fraction":0}'
 case "${FAKE_SCENARIO:-ok}" in
   ok) echo 'not json' >&3; send '[1]'; send '{"event":"progress","step":"SGEMM FP32","fraction":0.5}'

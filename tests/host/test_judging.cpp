@@ -204,6 +204,7 @@ judge::Calibration h200_like() {
   cal.tf32_gflops = 400000;
   cal.fp16_gflops = 780000;
   cal.bf16_gflops = 780000;
+  cal.int8_gops = 1560000;
   return cal;
 }
 
@@ -230,8 +231,8 @@ TEST(SpeedOfLight, TensorCoreSpeedIsNotSuspiciousButExceedsFp32Sol) {
   EXPECT_EQ(cases[0].verdict, judge::Verdict::accepted);
   EXPECT_EQ(cases[0].sol_bound, "compute");
   EXPECT_NEAR(cases[0].sol_percent, 200.0, 1e-6);
-  // 1000 GFLOP in 1 ms is beyond every unit of the chip.
-  cases = {timed_case(1000e9, 1e6, 1.0)};
+  // 2000 GFLOP in 1 ms is beyond every unit of the chip (INT8 tensor cores included).
+  cases = {timed_case(2000e9, 1e6, 1.0)};
   judge::apply_speed_of_light(cases, h200_like());
   EXPECT_EQ(cases[0].verdict, judge::Verdict::suspicious_timing);
 }
@@ -242,6 +243,7 @@ TEST(SpeedOfLight, HalfPrecisionWorkIsMeasuredAgainstTheTensorCores) {
   double roof = judge::compute_roof_gflops(cal, {judge::DType::float16, judge::DType::float16});
   EXPECT_DOUBLE_EQ(roof, cal.fp16_gflops);
   EXPECT_DOUBLE_EQ(judge::compute_roof_gflops(cal, {judge::DType::bfloat16}), cal.bf16_gflops);
+  EXPECT_DOUBLE_EQ(judge::compute_roof_gflops(cal, {judge::DType::int8, judge::DType::int8}), cal.int8_gops);
   EXPECT_DOUBLE_EQ(judge::compute_roof_gflops(cal, {judge::DType::float32, judge::DType::int32}), cal.fp32_fma_gflops);
   std::vector<judge::CaseResult> cases = {timed_case(585e9, 1e6, 1.0)};
   judge::apply_speed_of_light(cases, cal, roof);

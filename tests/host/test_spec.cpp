@@ -242,6 +242,21 @@ TEST(Spec, Version2Fields) {
   EXPECT_DOUBLE_EQ(c.bytes_for(c.tests[1].scalars), 2.0 * 33 * 17 + 4.0 * 17 * 65 + 4.0 * 33 * 65 + 2.0 * 16);
 }
 
+// Coupled buffers share a draw; a checker may take arguments, expressions of the scalars.
+TEST(Spec, DrawAndCheckerArguments) {
+  json j = base();
+  j["params"][1]["init"] = {{"dist", "custom"}, {"name", "csr_col_idx"}, {"draw", "A_csr"},
+                            {"args", {{"rows", "M"}, {"cols", "K"}, {"nnz", "N"}}}};
+  j["params"][2]["check"] = {{"name", "statistical"}, {"args", {{"sigma", "alpha * 2"}, {"samples", "M*N"}}}};
+  Challenge c = parse(j);
+  EXPECT_EQ(c.params[1].init.draw, "A_csr");
+  EXPECT_EQ(c.params[0].init.draw, "");
+  EXPECT_EQ(c.params[2].check, "statistical");
+  ASSERT_EQ(c.params[2].check_args.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.params[2].check_args.at("samples").eval(c.tests[1].scalars), 33.0 * 17);
+  EXPECT_DOUBLE_EQ(c.params[2].check_args.at("sigma").eval(c.tests[1].scalars), 1.0);
+}
+
 // LeetGPU zeroes some outputs before the call; a spec says so with an init on the output.
 TEST(Spec, OutputWithInitIsPreset) {
   json j = base();
@@ -437,6 +452,12 @@ const std::vector<Rule> kRules = {
   {"Float16ValueRange", {{"/params/0/dtype", J(R"("float16")")}, {"/params/0/init", J(R"({"dist": "constant", "value": 70000})")}}, "params[0].init.value", "out of float16 range"},
   {"CheckOnInput", {{"/params/0/check", J(R"("topk")")}}, "params[0].check", "only outputs and in-outs are checked; 'A' is an input"},
   {"CheckNotAName", {{"/params/2/check", J(R"("top k")")}}, "params[2].check", "expected the name of a checker"},
+  {"CheckObjectNotAName", {{"/params/2/check", J(R"({"name": "top k"})")}}, "params[2].check.name", "expected the name of a checker"},
+  {"CheckObjectUnknownKey", {{"/params/2/check", J(R"({"name": "topk", "arg": {}})")}}, "params[2].check.arg", "unknown field 'arg' (did you mean 'args'?)"},
+  {"CheckArgUnknownName", {{"/params/2/check", J(R"({"name": "statistical", "args": {"sigma": "q"}})")}}, "params[2].check.args.sigma", "unknown name 'q'"},
+  {"CheckArgFailsAtCase", {{"/params/2/check", J(R"x({"name": "statistical", "args": {"samples": "N / (M - 1)"}})x")}}, "tests[0].scalars", "argument 'samples' of the checker of 'C'"},
+  {"DrawNotAName", {{"/params/0/init", J(R"({"dist": "custom", "name": "sorted", "draw": "a b"})")}}, "params[0].init.draw", "expected a draw name"},
+  {"DrawOnUniform", {{"/params/0/init", J(R"({"dist": "uniform", "draw": "A"})")}}, "params[0].init.draw", "'draw' does not apply to dist 'uniform'"},
   {"ConstraintNotAString", {{"/constraints", J("[1]")}}, "constraints[0]", "expected an expression string such as \"k <= N\""},
   {"ConstraintUnknownName", {{"/constraints", J(R"(["k <= N"])")}}, "constraints[0]", "unknown name 'k'"},
   {"ConstraintSyntax", {{"/constraints", J(R"(["M < N < K"])")}}, "constraints[0]", "comparisons cannot be chained"},

@@ -34,6 +34,10 @@ const char* const kValid = R"spec({
     {"name": "F", "role": "input", "dtype": "float16", "shape": ["M"],
      "init": {"dist": "custom", "name": "sparse", "low": -2, "high": 2, "args": {"nnz": "M/2"}}},
     {"name": "G", "role": "output", "dtype": "int64", "shape": ["1"]},
+    {"name": "H", "role": "input", "dtype": "int32", "shape": ["M + 1"],
+     "init": {"dist": "custom", "name": "csr_row_ptr", "draw": "S", "args": {"rows": "M", "cols": "N", "nnz": "M"}}},
+    {"name": "I", "role": "output", "dtype": "float32", "shape": ["1"],
+     "check": {"name": "statistical", "args": {"sigma": "s * s + 1", "samples": "N + 1", "z": 6}}},
     {"name": "M", "role": "scalar", "dtype": "int32"},
     {"name": "N", "role": "scalar", "dtype": "int32"},
     {"name": "s", "role": "scalar", "dtype": "float32"},
@@ -58,11 +62,13 @@ const std::vector<std::string> kKeys = {
     "id", "title", "difficulty", "summary", "params", "tolerance", "flops", "bytes", "timeout_s", "tests",
     "benchmarks", "name", "role", "dtype", "shape", "init", "dist", "low", "high", "mean", "stddev", "value",
     "values", "specials", "special_fraction", "exact", "atol", "rtol", "note", "scalars", "inputs", "A", "B", "C",
-    "D", "M", "N", "s", "", "a b", "\xc3\xa9", "constraints", "check", "args", "nnz", "rel_norm", "E", "F", "G", "t"};
+    "D", "M", "N", "s", "", "a b", "\xc3\xa9", "constraints", "check", "args", "nnz", "rel_norm", "E", "F", "G", "t",
+    "draw", "H", "I", "sigma", "samples", "z"};
 const std::vector<std::string> kStrings = {
     "", "nan", "inf", "-inf", "-0", "M", "N", "M*N", "2*M*", "N/(M-M)", "sqrt(-1)", "ceil_div(N, 0)", "2^2^2^2^2",
     "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1", "-M", "float32", "int32", "float16", "bfloat16", "int8", "uint8", "uint32", "int64", "M <= N", "M < N < M",
-    "t == 1", "!M", "M && ", "|| N", "topk", "sorted_permutation", "sparse", "M - N",
+    "t == 1", "!M", "M && ", "|| N", "topk", "sorted_permutation", "sparse", "M - N", "statistical",
+    "csr_row_ptr", "S",
     "float64", "input", "output", "inout", "scalar", "uniform", "normal", "constant", "values", "custom", "easy",
     "__x", "float", "a b", "1x1", "\xc3\xa9", std::string(5000, 'N')};
 
