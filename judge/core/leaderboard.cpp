@@ -269,43 +269,33 @@ int user_version(const Connection& connection) {
   return static_cast<int>(query.integer(0));
 }
 
-// Returns false when a read-only connection finds no tables yet (an empty file): there is nothing to read.
+// Throws unless the file has no tables at all: a judge takes over an empty file, never some other database.
+void expect_no_tables(const Connection& connection, std::string_view doing) {
+  Statement tables(connection, "SELECT count(*) FROM sqlite_master", doing);
+  tables.step();
+  if (tables.integer(0) != 0) throw not_a_leaderboard(connection.path(), "it is an SQLite database with other tables");
+}
+
+// Returns false when a read-only connection finds no tables yet (an empty file): there is nothing to read, and a
+// reader creates nothing.
 bool open_schema(const Connection& connection) {
   connection.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
-  if (connection.read_only()) {
-    const int version = user_version(connection);
-    if (version == 0) {
-      Statement tables(connection, "SELECT count(*) FROM sqlite_master", "reading its tables");
-      tables.step();
-      if (tables.integer(0) != 0)
-        throw not_a_leaderboard(connection.path(), "it is an SQLite database with other tables");
-      return false;
-    }
-    if (version > kSchemaVersion)
-      JUDGE_THROW(LeaderboardError,
-                  "{} was written by a newer judge (schema version {}; this judge reads version {}). Upgrade the "
-                  "judge, or pass another path with --db / JUDGE_DB.",
-                  connection.path(), version, kSchemaVersion);
-    if (version != kSchemaVersion)
-      throw not_a_leaderboard(connection.path(), fmt::format("unknown schema version {}", version));
-    return true;
-  }
   // WAL lets readers (ranking, history) run while another judge writes. Filesystems without shared memory
   // support (some network mounts) refuse it; the default rollback journal then does the same job, more slowly, so
   // a refusal is not an error. A file that is no database at all is reported by the next statement.
-  sqlite3_exec(connection.get(), "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+  if (!connection.read_only()) sqlite3_exec(connection.get(), "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
 
   int version = user_version(connection);
+  if (version == 0 && connection.read_only()) {
+    expect_no_tables(connection, "reading its tables");
+    return false;
+  }
   if (version == 0) {
     const char* doing = "creating the leaderboard tables";
     Transaction transaction(connection, Transaction::Mode::write, doing);
     version = user_version(connection);  // another judge may have created them while this one waited
     if (version == 0) {
-      Statement tables(connection, "SELECT count(*) FROM sqlite_master", doing);
-      tables.step();
-      if (tables.integer(0) != 0) {
-        throw not_a_leaderboard(connection.path(), "it is an SQLite database with other tables");
-      }
+      expect_no_tables(connection, doing);
       connection.exec(kCreateSchema, doing);
       connection.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str(), doing);
       version = kSchemaVersion;
