@@ -47,7 +47,9 @@ fi
 have_browser() {
   local b
   [ -n "${JUDGE_CHROMIUM:-}" ] && return 0
-  for b in chromium chromium-browser google-chrome-stable google-chrome; do command -v "$b" >/dev/null 2>&1 && return 0; done
+  for b in chromium chromium-browser google-chrome-stable google-chrome; do
+    command -v "$b" >/dev/null 2>&1 && return 0
+  done
   return 1
 }
 if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! have_browser; then
