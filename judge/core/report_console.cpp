@@ -201,7 +201,8 @@ class ConsoleReporter final : public Reporter {
                        counted(challenges.size(), "challenge", "challenges"), counted(gpus.size(), "GPU", "GPUs"));
     std::set<std::string> uncalibrated;
     for (const auto& b : data.boards)
-      if (!b.calibration && uncalibrated.insert(b.gpu_name).second) out << "  no roofs: " << b.calibration_note << "\n";
+      if (!b.calibration && uncalibrated.insert(b.gpu_name).second)
+        out << "  no roofs: " << b.calibration_note << "\n";
     for (const auto& note : data.notes) out << "  note: " << note << "\n";
   }
 

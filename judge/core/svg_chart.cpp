@@ -167,7 +167,8 @@ double Chart::py(double y) const {
 void Chart::polyline(const std::vector<std::pair<double, double>>& points, std::string_view css_class,
                      std::string_view style) {
   std::string coordinates;
-  for (const auto& [x, y] : points) coordinates += fmt::format("{}{},{}", coordinates.empty() ? "" : " ", number(px(x)), number(py(y)));
+  for (const auto& [x, y] : points)
+    coordinates += fmt::format("{}{},{}", coordinates.empty() ? "" : " ", number(px(x)), number(py(y)));
   clipped_ += fmt::format("<polyline class=\"{}\" points=\"{}\"{}/>\n", css_class, coordinates, style_markup(style));
 }
 
@@ -197,7 +198,8 @@ void Chart::text(double x, double y, std::string_view content, std::string_view 
                  double dy, double angle_deg) {
   const double tx = px(x) + dx, ty = py(y) + dy;
   const std::string rotate =
-      angle_deg == 0 ? std::string() : fmt::format(" transform=\"rotate({} {} {})\"", number(angle_deg), number(tx), number(ty));
+      angle_deg == 0 ? std::string()
+                     : fmt::format(" transform=\"rotate({} {} {})\"", number(angle_deg), number(tx), number(ty));
   overlay_ += fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" text-anchor=\"{}\"{}>{}</text>\n", css_class,
                          number(tx), number(ty), anchor_name(anchor), rotate, html_escape(content));
 }
