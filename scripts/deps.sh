@@ -3,6 +3,8 @@
 # (Debian/Ubuntu), skipping what is already there. The CUDA Toolkit itself is not an apt package here: it must be
 # installed (nvcc on PATH or in /usr/local/cuda).
 # Extra CMake arguments may come in JUDGE_CMAKE_ARGS, e.g. -DSQLite3_INCLUDE_DIR=... for a header outside /usr/include.
+# With JUDGE_TEST_DEPS=1 (scripts/test.sh) it also installs what the tests need beyond the build: headless Chromium,
+# which loads the `judge report` page (tests/report/test_report_chromium.sh; JUDGE_CHROMIUM names another browser).
 set -euo pipefail
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -38,6 +40,26 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Only the tests need Chromium, and some distributions have no package of it (Ubuntu's is a snap), so failing to
+# install it is a warning here; the report's browser test then fails and says how to provide one.
+have_browser() {
+  local b
+  [ -n "${JUDGE_CHROMIUM:-}" ] && return 0
+  for b in chromium chromium-browser google-chrome-stable google-chrome; do
+    command -v "$b" >/dev/null 2>&1 && return 0
+  done
+  return 1
+}
+if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! have_browser; then
+  echo "deps: installing chromium (headless, for the test of the \`judge report\` page)"
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+  if ! { command -v apt-get >/dev/null 2>&1 && $sudo apt-get update -qq &&
+         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium; }; then
+    echo "deps: warning: could not install chromium; the report_chromium test will fail until Chromium or Chrome is" \
+         "installed (or JUDGE_CHROMIUM names one)" >&2
+  fi
 fi
 
 if ! command -v nvcc >/dev/null 2>&1; then

@@ -38,5 +38,6 @@ void setup_init(CLI::App& app, const GlobalOptions& g);
 void setup_run(CLI::App& app, const GlobalOptions& g);  // run and submit
 void setup_leaderboard(CLI::App& app, const GlobalOptions& g);
 void setup_calibrate(CLI::App& app, const GlobalOptions& g);
+void setup_report(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace judge::cli

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   setup_run(app, g);
   setup_leaderboard(app, g);
   setup_calibrate(app, g);
+  setup_report(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

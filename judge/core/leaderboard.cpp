@@ -85,8 +85,17 @@ struct SqliteCloser {
 // One SQLite connection and the rules for turning its failures into sentences for the user.
 class Connection {
  public:
-  explicit Connection(const std::filesystem::path& path) : path_(path.string()) {
-    if (path.has_parent_path()) {
+  Connection(const std::filesystem::path& path, Leaderboard::Access access)
+      : path_(path.string()), read_only_(access == Leaderboard::Access::read_only) {
+    if (read_only_) {
+      // SQLite would only say "unable to open database file"; a reader that finds nothing wants to know why.
+      std::error_code ec;
+      if (!std::filesystem::exists(path, ec))
+        JUDGE_THROW(LeaderboardError,
+                    "there is no leaderboard at {}: nothing has been recorded there yet (`judge submit` records "
+                    "accepted runs; --db / JUDGE_DB name another file)",
+                    path_);
+    } else if (path.has_parent_path()) {
       std::error_code ec;
       std::filesystem::create_directories(path.parent_path(), ec);
       if (ec) {
@@ -97,14 +106,15 @@ class Connection {
       }
     }
     sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path_.c_str(), &raw,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+    const int flags = (read_only_ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                      SQLITE_OPEN_FULLMUTEX;
+    const int rc = sqlite3_open_v2(path_.c_str(), &raw, flags, nullptr);
     db_.reset(raw);  // even a failed open allocates a handle that carries the message
     if (rc != SQLITE_OK) fail(rc, "opening it");
     sqlite3_extended_result_codes(db_.get(), 1);
     // SQLite silently falls back to read-only when the OS refuses write access; a judge would only find out at
     // the end of a run, when its result cannot be saved.
-    if (sqlite3_db_readonly(db_.get(), "main") == 1) {
+    if (!read_only_ && sqlite3_db_readonly(db_.get(), "main") == 1) {
       fail(SQLITE_READONLY, "opening it", "the file is read-only");
     }
     set_busy_timeout(kDefaultBusyTimeout);
@@ -112,6 +122,7 @@ class Connection {
 
   sqlite3* get() const { return db_.get(); }
   const std::string& path() const { return path_; }
+  bool read_only() const { return read_only_; }
 
   void set_busy_timeout(std::chrono::milliseconds timeout) {
     busy_timeout_ = timeout;
@@ -142,6 +153,11 @@ class Connection {
       case SQLITE_CANTOPEN:
       case SQLITE_PERM:
       case SQLITE_AUTH:
+        if (read_only_)
+          JUDGE_THROW(LeaderboardError,
+                      "cannot read the leaderboard {} ({} failed: {}). Fix the permissions of the file and its "
+                      "directory, or pass another path with --db / JUDGE_DB.",
+                      path_, doing, why);
         JUDGE_THROW(LeaderboardError,
                     "cannot write the leaderboard {} ({} failed: {}). Fix the permissions of the file and its "
                     "directory, or pass another path with --db / JUDGE_DB; nothing was written.",
@@ -153,6 +169,7 @@ class Connection {
 
  private:
   std::string path_;
+  bool read_only_ = false;
   std::unique_ptr<sqlite3, SqliteCloser> db_;
   std::chrono::milliseconds busy_timeout_{0};
 };
@@ -252,24 +269,33 @@ int user_version(const Connection& connection) {
   return static_cast<int>(query.integer(0));
 }
 
-void open_schema(const Connection& connection) {
+// Throws unless the file has no tables at all: a judge takes over an empty file, never some other database.
+void expect_no_tables(const Connection& connection, std::string_view doing) {
+  Statement tables(connection, "SELECT count(*) FROM sqlite_master", doing);
+  tables.step();
+  if (tables.integer(0) != 0) throw not_a_leaderboard(connection.path(), "it is an SQLite database with other tables");
+}
+
+// Returns false when a read-only connection finds no tables yet (an empty file): there is nothing to read, and a
+// reader creates nothing.
+bool open_schema(const Connection& connection) {
   connection.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
   // WAL lets readers (ranking, history) run while another judge writes. Filesystems without shared memory
   // support (some network mounts) refuse it; the default rollback journal then does the same job, more slowly, so
   // a refusal is not an error. A file that is no database at all is reported by the next statement.
-  sqlite3_exec(connection.get(), "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
+  if (!connection.read_only()) sqlite3_exec(connection.get(), "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr);
 
   int version = user_version(connection);
+  if (version == 0 && connection.read_only()) {
+    expect_no_tables(connection, "reading its tables");
+    return false;
+  }
   if (version == 0) {
     const char* doing = "creating the leaderboard tables";
     Transaction transaction(connection, Transaction::Mode::write, doing);
     version = user_version(connection);  // another judge may have created them while this one waited
     if (version == 0) {
-      Statement tables(connection, "SELECT count(*) FROM sqlite_master", doing);
-      tables.step();
-      if (tables.integer(0) != 0) {
-        throw not_a_leaderboard(connection.path(), "it is an SQLite database with other tables");
-      }
+      expect_no_tables(connection, doing);
       connection.exec(kCreateSchema, doing);
       connection.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str(), doing);
       version = kSchemaVersion;
@@ -285,6 +311,7 @@ void open_schema(const Connection& connection) {
   if (version != kSchemaVersion) {
     throw not_a_leaderboard(connection.path(), fmt::format("unknown schema version {}", version));
   }
+  return true;
 }
 
 SubmissionRecord read_submission(const Statement& row) {
@@ -362,16 +389,17 @@ std::vector<RankingEntry> read_ranking(const Connection& connection, const std::
 }  // namespace
 
 struct Leaderboard::Db {
-  explicit Db(const std::filesystem::path& path) : connection(path) {}
+  Db(const std::filesystem::path& path, Access access) : connection(path, access) {}
   Connection connection;
+  bool has_tables = true;  // false only for a read-only look at a file no judge has written to
   // One connection runs one transaction at a time; this keeps a Leaderboard shared between threads from
   // interleaving statements of different transactions.
   std::mutex mutex;
 };
 
-Leaderboard::Leaderboard(const std::filesystem::path& path) : path_(path) {
-  auto db = std::make_unique<Db>(path);
-  open_schema(db->connection);
+Leaderboard::Leaderboard(const std::filesystem::path& path, Access access) : path_(path) {
+  auto db = std::make_unique<Db>(path, access);
+  db->has_tables = open_schema(db->connection);
   db_ = db.release();
 }
 
@@ -389,6 +417,8 @@ Recorded Leaderboard::record(SubmissionRecord s) {
 
   std::lock_guard<std::mutex> lock(db_->mutex);
   const Connection& connection = db_->connection;
+  if (connection.read_only())
+    JUDGE_THROW(LeaderboardError, "cannot record into {}: it was opened read-only (a judge bug)", connection.path());
   const char* doing = "recording the submission";
   Transaction transaction(connection, Transaction::Mode::write, doing);
 
@@ -437,11 +467,13 @@ Recorded Leaderboard::record(SubmissionRecord s) {
 
 std::vector<RankingEntry> Leaderboard::ranking(const std::string& challenge, const std::string& gpu_name) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
+  if (!db_->has_tables) return {};
   return read_ranking(db_->connection, challenge, gpu_name, "reading the ranking");
 }
 
 std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
+  if (!db_->has_tables) return {};
   Statement query(db_->connection,
                   "SELECT DISTINCT gpu_name FROM submissions WHERE challenge = ?1 ORDER BY gpu_name",
                   "listing the GPUs");
@@ -453,6 +485,7 @@ std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
 
 std::vector<BoardSummary> Leaderboard::overview() const {
   std::lock_guard<std::mutex> lock(db_->mutex);
+  if (!db_->has_tables) return {};
   // The leader is the first run in the ranking's order (score, then created_at, then id); its user is ranked first.
   Statement query(db_->connection, R"sql(
     WITH runs AS (
@@ -486,6 +519,7 @@ std::vector<BoardSummary> Leaderboard::overview() const {
 std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
                                                    const std::optional<std::string>& user) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
+  if (!db_->has_tables) return {};
   const Connection& connection = db_->connection;
   const char* doing = "reading the history";
   // One read transaction, so the submissions and their cases come from the same snapshot.
@@ -506,6 +540,7 @@ std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
 
 std::optional<SubmissionRecord> Leaderboard::get(std::int64_t id) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
+  if (!db_->has_tables) return {};
   const Connection& connection = db_->connection;
   const char* doing = "reading a submission";
   Transaction transaction(connection, Transaction::Mode::read, doing);
@@ -542,6 +577,38 @@ nlohmann::json to_json(const SubmissionRecord& s) {
           {"source", s.source},
           {"judge_version", s.judge_version},
           {"cases", std::move(cases)}};
+}
+
+SubmissionRecord submission_from_json(const nlohmann::json& j) {
+  // NaN metrics were written as null by to_json; they read back as NaN, as from the database.
+  auto real = [](const nlohmann::json& o, const char* key) {
+    const auto& v = o.at(key);
+    return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+  };
+  SubmissionRecord s;
+  s.id = j.value("id", std::int64_t{0});
+  s.challenge = j.at("challenge").get<std::string>();
+  s.user = j.at("user").get<std::string>();
+  s.gpu_name = j.at("gpu_name").get<std::string>();
+  s.compute_capability = j.value("compute_capability", "");
+  s.created_at = j.value("created_at", "");
+  s.score_ms = real(j, "score_ms");
+  s.source_hash = j.value("source_hash", "");
+  s.source = j.value("source", "");
+  s.judge_version = j.value("judge_version", "");
+  for (const auto& c : j.at("cases")) {
+    CaseRecord r;
+    r.name = c.at("name").get<std::string>();
+    r.median_ms = real(c, "median_ms");
+    r.min_ms = real(c, "min_ms");
+    r.spread_pct = real(c, "spread_pct");
+    r.samples = c.at("samples").get<int>();
+    r.gflops = real(c, "gflops");
+    r.gbps = real(c, "gbps");
+    r.reference_ms = real(c, "reference_ms");
+    s.cases.push_back(std::move(r));
+  }
+  return s;
 }
 
 nlohmann::json to_json(const BoardSummary& b) {

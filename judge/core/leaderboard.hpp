@@ -76,9 +76,14 @@ struct BoardSummary {
 
 class Leaderboard {
  public:
+  // read_write creates what is missing (directories, file, schema) and refuses a file it could not write;
+  // read_only (reports) creates nothing and writes nothing: a missing file is an error naming it, and a file with no
+  // tables yet reads as empty.
+  enum class Access { read_write, read_only };
+
   // Opens (creating directories, file and schema as needed). Throws LeaderboardError naming the path and what to
   // do when the file is not a database, is corrupt, is read-only, or has a newer schema.
-  explicit Leaderboard(const std::filesystem::path& path);
+  explicit Leaderboard(const std::filesystem::path& path, Access access = Access::read_write);
   ~Leaderboard();
   Leaderboard(const Leaderboard&) = delete;
   Leaderboard& operator=(const Leaderboard&) = delete;
@@ -110,6 +115,9 @@ class Leaderboard {
 };
 
 nlohmann::json to_json(const SubmissionRecord& s);
+// The inverse of to_json(SubmissionRecord): reads a result saved beside the database when it could not be recorded.
+// Throws nlohmann::json::exception when a field is missing or of the wrong type.
+SubmissionRecord submission_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const RankingEntry& r);
 nlohmann::json to_json(const BoardSummary& b);
 

@@ -8,6 +8,7 @@
 
 #include "judge/core/calibration.hpp"
 #include "judge/core/catalog.hpp"
+#include "judge/core/html_report.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/leaderboard.hpp"
 
@@ -45,6 +46,8 @@ class Reporter {
   // A GPU's ceilings (`judge calibrate`): measured just now, or found in the store; stored_in is the store's file.
   virtual void calibration(const Calibration& c, bool measured_now, const std::string& stored_in,
                            std::ostream& out) = 0;
+  // `judge report` wrote its page to `file`: what it covers, and why some charts have no roofs.
+  virtual void html_report_written(const ReportData& data, const std::string& file, std::ostream& out) = 0;
   virtual void error(const std::string& message, std::ostream& out) = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
 #include "judge/core/report.hpp"
 
@@ -184,6 +185,25 @@ class ConsoleReporter final : public Reporter {
       out << fmt::format("stored in {}\n", stored_in);
     else
       out << fmt::format("stored in {}; `judge calibrate --force` measures again\n", stored_in);
+  }
+
+  void html_report_written(const ReportData& data, const std::string& file, std::ostream& out) override {
+    std::set<std::string> challenges, gpus;
+    for (const auto& b : data.boards) {
+      challenges.insert(b.challenge);
+      gpus.insert(b.gpu_name);
+    }
+    auto counted = [](std::size_t n, const char* one, const char* many) {
+      return fmt::format("{} {}", n, n == 1 ? one : many);
+    };
+    out << fmt::format("wrote {}: {}, {}, {}\n", paint(file, fmt::emphasis::bold),
+                       counted(data.submission_count(), "submission", "submissions"),
+                       counted(challenges.size(), "challenge", "challenges"), counted(gpus.size(), "GPU", "GPUs"));
+    std::set<std::string> uncalibrated;
+    for (const auto& b : data.boards)
+      if (!b.calibration && uncalibrated.insert(b.gpu_name).second)
+        out << "  no roofs: " << b.calibration_note << "\n";
+    for (const auto& note : data.notes) out << "  note: " << note << "\n";
   }
 
   void error(const std::string& message, std::ostream& out) override {

@@ -104,6 +104,26 @@ class JsonReporter final : public Reporter {
     emit({{"calibration", c}, {"measured_now", measured_now}, {"stored_in", stored_in}}, out);
   }
 
+  void html_report_written(const ReportData& data, const std::string& file, std::ostream& out) override {
+    json boards = json::array();
+    for (const auto& b : data.boards) {
+      json board = {{"challenge", b.challenge},
+                    {"gpu", b.gpu_name},
+                    {"users", b.ranking.size()},
+                    {"submissions", b.runs.size()},
+                    {"saved", b.saved.size()},
+                    {"roofs", b.calibration.has_value()}};
+      if (!b.calibration) board["no_roofs"] = b.calibration_note;
+      boards.push_back(std::move(board));
+    }
+    emit({{"written", file},
+          {"database", data.database},
+          {"boards", boards},
+          {"submissions", data.submission_count()},
+          {"notes", data.notes}},
+         out);
+  }
+
   void error(const std::string& message, std::ostream& out) override { emit({{"error", message}}, out); }
 
  private:

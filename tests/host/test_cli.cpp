@@ -390,7 +390,7 @@ TEST_F(Cli, NoSubcommandIsAUsageError) {
 TEST_F(Cli, HelpExitsZero) {
   auto r = judge({"--help"});
   EXPECT_EQ(r.code, 0) << r;
-  for (const char* sub : {"list", "show", "init", "run", "submit", "leaderboard"}) EXPECT_CONTAINS(r.out, sub, r);
+  for (const char* sub : {"list", "show", "init", "run", "submit", "leaderboard", "report"}) EXPECT_CONTAINS(r.out, sub, r);
 }
 
 TEST_F(Cli, RunOnAMissingFileNamesIt) {
@@ -535,6 +535,104 @@ TEST_F(Cli, DbFlagWinsOverTheEnvironment) {
   auto r = judge({"leaderboard", "vadd", "--db", other.string(), "--json"});
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_EQ(parse(r).at("leaderboards"), json::array());
+}
+
+// ---- report ----
+
+TEST_F(Cli, ReportWithoutADatabaseNamesItAndCreatesNothing) {
+  auto r = judge({"report", "-o", (dir_ / "r.html").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "there is no leaderboard at " + db_.string(), r);
+  EXPECT_FALSE(fs::exists(db_)) << "a report must not create the database";
+  EXPECT_FALSE(fs::exists(dir_ / "r.html"));
+}
+
+TEST_F(Cli, ReportOfAnEmptyDatabaseSaysSo) {
+  { judge::Leaderboard board(db_); }
+  auto r = judge({"report", "-o", (dir_ / "r.html").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, db_.string() + " has no accepted submissions yet", r);
+  r = judge({"--json", "report", "-o", (dir_ / "r.html").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(parse(r).value("error", ""), "no accepted submissions", r);
+  EXPECT_FALSE(fs::exists(dir_ / "r.html"));
+}
+
+TEST_F(Cli, ReportOfACorruptDatabaseNamesIt) {
+  write_file(db_, std::string(4096, 'x'));
+  auto r = judge({"report", "-o", (dir_ / "r.html").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, db_.string(), r);
+}
+
+TEST_F(Cli, ReportWritesOnePage) {
+  {
+    judge::Leaderboard board(db_);
+    judge::SubmissionRecord s;
+    s.challenge = "vadd";
+    s.gpu_name = "GPU One";
+    s.compute_capability = "9.0";
+    s.source = "x";
+    for (auto [user, ms] : {std::tuple{"alice", 2.0}, std::tuple{"<b>bob</b>", 1.0}}) {
+      s.user = user;
+      s.score_ms = ms;
+      s.cases = {{"b1", ms, ms, 0.1, 10, 0.5 / ms, 4 / ms, 1.5}, {"b2", ms, ms, 0.1, 10, 2 / ms, 16 / ms, 1.5}};
+      board.record(s);
+    }
+  }
+  const fs::path page = dir_ / "out" / "report.html";
+  fs::create_directories(page.parent_path());
+  auto r = judge({"report", "--challenge", "vadd", "-o", page.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "wrote " + page.string() + ": 2 submissions, 1 challenge, 1 GPU", r);
+  EXPECT_CONTAINS(r.out, "no roofs: no calibration of GPU One", r);
+  const std::string html = read_file(page);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_CONTAINS(html, "Vector Add One", r);
+  EXPECT_CONTAINS(html, "&lt;b&gt;bob&lt;/b&gt;", r);
+  EXPECT_EQ(html.find("<b>bob"), std::string::npos);
+
+  r = judge({"--json", "report", "--gpu", "GPU One", "-o", page.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("written"), page.string());
+  EXPECT_EQ(j.at("submissions"), 2);
+  ASSERT_EQ(j.at("boards").size(), 1u);
+  EXPECT_EQ(j["boards"][0].at("roofs"), false);
+
+  r = judge({"report", "--gpu", "GPU Two", "-o", page.string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "no accepted submissions on GPU Two", r);
+  r = judge({"report", "--challenge", "vaddd", "-o", page.string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "did you mean vadd", r);
+}
+
+TEST_F(Cli, ReportShowsResultsSavedBesideAMissingDatabase) {
+  judge::SubmissionRecord s;
+  s.challenge = "vadd";
+  s.user = "carol";
+  s.gpu_name = "Fake GPU";
+  s.score_ms = 2;
+  s.cases = {{"b1", 2, 2, 0.1, 10, 0.5, 4, 0}};
+  write_file(db_.parent_path() / "pending" / "vadd-20250101T000000Z-abcdef012345.json", judge::to_json(s).dump());
+  auto r = judge({"report", "-o", (dir_ / "r.html").string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(read_file(dir_ / "r.html"), "Saved, not in the database", r);
+  EXPECT_FALSE(fs::exists(db_));
+}
+
+TEST_F(Cli, ReportToAnUnwritableFileNamesIt) {
+  judge::SubmissionRecord s;
+  s.challenge = "vadd";
+  s.user = "a";
+  s.gpu_name = "G";
+  s.score_ms = 1;
+  judge::Leaderboard(db_).record(s);
+  const fs::path page = dir_ / "no-such-dir" / "r.html";
+  auto r = judge({"report", "-o", page.string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "cannot write the report " + page.string(), r);
 }
 
 // ---- run and submit, end to end with the fake worker ----

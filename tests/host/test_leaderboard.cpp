@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -437,6 +439,77 @@ TEST(Leaderboard, ReadOnlyFileOrDirectoryNamesThePath) {
   EXPECT_TRUE(contains(message, (locked_dir / "lb.db").string()));
   EXPECT_TRUE(contains(message, "permissions"));
   chmod(locked_dir.c_str(), 0755);
+}
+
+// Reports read with Access::read_only: nothing is created or written, and a file others may not write still reads.
+TEST(Leaderboard, ReadOnlyAccessOfAMissingFileNamesItAndCreatesNothing) {
+  TempDir dir;
+  const auto path = dir / "data" / "lb.db";
+  const auto message = error_from([&] { Leaderboard board(path, Leaderboard::Access::read_only); });
+  EXPECT_TRUE(contains(message, "there is no leaderboard at " + path.string())) << message;
+  EXPECT_TRUE(contains(message, "--db")) << message;
+  EXPECT_FALSE(std::filesystem::exists(dir / "data"));
+}
+
+TEST(Leaderboard, ReadOnlyAccessOfAnEmptyFileReadsNothingAndLeavesItEmpty) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  write_file(path, "");
+  Leaderboard board(path, Leaderboard::Access::read_only);
+  EXPECT_TRUE(board.overview().empty());
+  EXPECT_TRUE(board.history("vector_add").empty());
+  EXPECT_TRUE(board.ranking("vector_add", kH100).empty());
+  EXPECT_TRUE(board.gpus("vector_add").empty());
+  EXPECT_FALSE(board.get(1).has_value());
+  EXPECT_EQ(std::filesystem::file_size(path), 0u);
+}
+
+TEST(Leaderboard, ReadOnlyAccessReadsWhatWasRecordedAndRefusesToRecord) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  {
+    Leaderboard board(path);
+    board.record(submission("alice", 2.0));
+    board.record(submission("bob", 1.0));
+  }
+  ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+  Leaderboard board(path, Leaderboard::Access::read_only);
+  const auto ranking = board.ranking("vector_add", kH100);
+  ASSERT_EQ(ranking.size(), 2u);
+  EXPECT_EQ(ranking[0].user, "bob");
+  EXPECT_EQ(board.history("vector_add").at(0).cases.size(), 2u);
+  const auto message = error_from([&] { board.record(submission("carol", 0.5)); });
+  EXPECT_TRUE(contains(message, "read-only")) << message;
+  chmod(path.c_str(), 0644);
+}
+
+TEST(Leaderboard, ReadOnlyAccessRefusesWhatReadWriteRefuses) {
+  TempDir dir;
+  const auto garbage = dir / "garbage.db";
+  write_file(garbage, std::string(8192, 'x'));
+  EXPECT_TRUE(contains(error_from([&] { Leaderboard board(garbage, Leaderboard::Access::read_only); }),
+                       "Move it aside"));
+  const auto other = dir / "other.db";
+  RawConnection(other).exec("CREATE TABLE notes (text TEXT)");
+  EXPECT_TRUE(contains(error_from([&] { Leaderboard board(other, Leaderboard::Access::read_only); }),
+                       "other tables"));
+  const auto newer = dir / "newer.db";
+  { Leaderboard board(newer); }
+  RawConnection(newer).exec("PRAGMA user_version = 2");
+  EXPECT_TRUE(contains(error_from([&] { Leaderboard board(newer, Leaderboard::Access::read_only); }),
+                       "newer judge"));
+}
+
+TEST(Leaderboard, SubmissionFromJsonReadsWhatToJsonWrote) {
+  SubmissionRecord s = submission("alice", 2.0);
+  s.id = 7;
+  s.created_at = "2025-05-01T09:00:00.000Z";
+  s.source_hash = "abc";
+  s.cases[1].reference_ms = std::numeric_limits<double>::quiet_NaN();  // stored as null
+  const SubmissionRecord back = submission_from_json(nlohmann::json::parse(to_json(s).dump()));
+  EXPECT_EQ(to_json(back).dump(), to_json(s).dump());
+  EXPECT_TRUE(std::isnan(back.cases[1].reference_ms));
+  EXPECT_THROW(submission_from_json(nlohmann::json::parse(R"({"challenge": "x"})")), nlohmann::json::exception);
 }
 
 TEST(Leaderboard, LockHeldByAnotherJudgeFailsCleanlyAndARetrySucceeds) {
