@@ -223,7 +223,8 @@ struct Roof {
   double gflops = 0;
 };
 
-// The compute roofs drawn: the FP32 FMA rate and the tensor-core rates (FP16 and BF16 as one when they agree).
+// The compute roofs drawn: the FP32 FMA rate and the tensor-core rates (FP16 and BF16 as one when they agree; INT8
+// in integer operations per second, for the int8 challenges).
 std::vector<Roof> compute_roofs(const Calibration& c) {
   std::vector<Roof> roofs;
   auto add = [&](std::string name, double gflops) {
@@ -238,6 +239,7 @@ std::vector<Roof> compute_roofs(const Calibration& c) {
     add("FP16 tensor", c.fp16_gflops);
     add("BF16 tensor", c.bf16_gflops);
   }
+  add("INT8 tensor", c.int8_gops);
   return roofs;
 }
 

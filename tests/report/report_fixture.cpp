@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     c.tf32_gflops = 378000;
     c.fp16_gflops = 742000;
     c.bf16_gflops = 747000;
+    c.int8_gops = 1490000;
     judge::CalibrationStore(out / "calibration.json").save(c);
 
     const char* evil = "<script>alert(1)</script>";
