@@ -1,3 +1,4 @@
+#include <cctype>
 #include "judge/core/catalog.hpp"
 
 #include <algorithm>
@@ -55,6 +56,23 @@ Challenge find_challenge(const fs::path& root, const std::string& id) {
   if (!id.empty() && id != "." && id != ".." && id.find('/') == std::string::npos &&
       fs::exists(root / id / "spec.json", ec))
     return load_challenge(root / id);
+  // Another name of a challenge (its spec's aliases: LeetGPU's id where ours differs), matched exactly or ignoring
+  // case, as LeetGPU's ids with capitals are lower-cased here.
+  auto lower = [](std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  for (const auto& dir : challenge_dirs(root)) {
+    std::string name = dir.filename().string();
+    if (lower(name) == lower(id) && name != id) return load_challenge(dir);
+    try {
+      Challenge c = load_challenge(dir);
+      for (const auto& alias : c.aliases)
+        if (lower(alias) == lower(id)) return c;
+    } catch (const Error&) {
+      // A broken spec is reported when it is asked for by its own name, not while looking for another.
+    }
+  }
   std::vector<std::string> close;
   for (const auto& dir : challenge_dirs(root)) {
     std::string name = dir.filename().string();

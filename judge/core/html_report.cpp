@@ -221,14 +221,15 @@ double active_roof_gflops(const BoardReport& b) {
 struct Roof {
   std::string name;
   double gflops = 0;
+  const char* unit = "FLOP/s";  // INT8: integer operations
 };
 
 // The compute roofs drawn: the FP32 FMA rate and the tensor-core rates (FP16 and BF16 as one when they agree; INT8
 // in integer operations per second, for the int8 challenges).
 std::vector<Roof> compute_roofs(const Calibration& c) {
   std::vector<Roof> roofs;
-  auto add = [&](std::string name, double gflops) {
-    if (positive(gflops)) roofs.push_back({std::move(name), gflops});
+  auto add = [&](std::string name, double gflops, const char* unit = "FLOP/s") {
+    if (positive(gflops)) roofs.push_back({std::move(name), gflops, unit});
   };
   add("FP32 FMA", c.fp32_fma_gflops);
   add("TF32 tensor", c.tf32_gflops);
@@ -239,7 +240,7 @@ std::vector<Roof> compute_roofs(const Calibration& c) {
     add("FP16 tensor", c.fp16_gflops);
     add("BF16 tensor", c.bf16_gflops);
   }
-  add("INT8 tensor", c.int8_gops);
+  add("INT8 tensor", c.int8_gops, "OP/s");
   return roofs;
 }
 
@@ -351,7 +352,7 @@ void roofline(const BoardReport& b, const SubmissionRecord& s, Page& page) {
       const bool measured_against = std::fabs(rate - active) <= 1e-6 * rate;
       const char* cls = measured_against ? "roof" : "roof other";
       chart.polyline({{rate / bandwidth, rate}, {x.hi, rate}}, cls);
-      chart.text(x.hi, rate, fmt::format("{} {}FLOP/s", r.name, svg::si_label(rate)),
+      chart.text(x.hi, rate, fmt::format("{} {}{}", r.name, svg::si_label(rate), r.unit),
                  measured_against ? "roof-label" : "roof-label other", svg::Anchor::end, -6, -5);
     }
   }

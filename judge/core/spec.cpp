@@ -337,12 +337,23 @@ class SpecReader {
     const std::string root_path(kRoot);
     object(root, root_path);
     check_keys(root, root_path,
-               {"id", "title", "difficulty", "summary", "params", "constraints", "tolerance", "flops", "bytes",
-                "timeout_s", "tests", "benchmarks"});
+               {"id", "title", "difficulty", "summary", "aliases", "params", "constraints", "tolerance", "flops",
+                "bytes", "timeout_s", "tests", "benchmarks"});
     c.id = string(required(root, root_path, "id"), "id");
     if (!all_chars_in(c.id, "_", false))
       fail("id", fmt::format("expected lowercase letters, digits and '_' only ([a-z0-9_]+), got '{}'",
                              truncated(c.id)));
+    if (const json* list = optional(root, "aliases")) {
+      array(*list, "aliases", "other names (e.g. [\"Fast_Fourier_transform\"])", kMaxParams);
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        std::string alias = non_empty_string((*list)[i], index("aliases", i));
+        if (!is_identifier(alias))
+          fail(index("aliases", i), fmt::format("expected letters, digits and '_' (a name such as LeetGPU's id), got "
+                                                "'{}'", truncated(alias)));
+        if (alias == c.id) fail(index("aliases", i), "an alias equal to the id; remove it");
+        c.aliases.push_back(alias);
+      }
+    }
     c.title = non_empty_string(required(root, root_path, "title"), "title");
     c.difficulty = one_of(required(root, root_path, "difficulty"), "difficulty", {"easy", "medium", "hard"});
     c.summary = non_empty_string(required(root, root_path, "summary"), "summary");

@@ -88,6 +88,9 @@ struct Challenge {
   std::string title;
   std::string difficulty;           // easy | medium | hard
   std::string summary;              // one line
+  // Other names `judge` accepts for this challenge: LeetGPU's id where ours differs (its capitals lower-cased, or
+  // LeetGPU's spelling kept as the id and the usual one added: casual_attention / causal_attention).
+  std::vector<std::string> aliases;
   std::vector<Param> params;        // in solve()'s parameter order
   std::vector<Expr> constraints;    // must hold (be non-zero) for every case's scalars: "k <= N"
   Tolerance tolerance;

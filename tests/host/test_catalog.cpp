@@ -101,6 +101,18 @@ TEST_F(Catalog, FindExactId) {
   EXPECT_EQ(c.starter_path(), root_ / "beta_scale" / "starter.cu");
 }
 
+// LeetGPU's ids with capitals are lower-cased here, and a spec may list other names: both still find the challenge.
+TEST_F(Catalog, FindByAliasOrIgnoringCase) {
+  std::string text = spec("fast_fourier_transform");
+  text.replace(text.find("\"title\""), 0, R"("aliases": ["Fast_Fourier_transform", "fft"], )");
+  write_file(root_ / "fast_fourier_transform" / "spec.json", text);
+  EXPECT_EQ(judge::find_challenge(root_, "Fast_Fourier_transform").id, "fast_fourier_transform");
+  EXPECT_EQ(judge::find_challenge(root_, "fft").id, "fast_fourier_transform");
+  EXPECT_EQ(judge::find_challenge(root_, "FFT").id, "fast_fourier_transform");
+  EXPECT_EQ(judge::find_challenge(root_, "Beta_Scale").id, "beta_scale");
+  EXPECT_CONTAINS(error_of([&] { judge::find_challenge(root_, "fftw"); }), "there is no challenge 'fftw'");
+}
+
 TEST_F(Catalog, FindBrokenSpecThrowsSpecErrorNamingTheFile) {
   try {
     judge::find_challenge(root_, "gamma_broken");

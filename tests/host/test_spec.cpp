@@ -450,6 +450,8 @@ const std::vector<Rule> kRules = {
   {"Int8ValueRange", {{"/params/3/dtype", J(R"("int8")")}, {"/params/3/init", J(R"({"dist": "values", "values": [1, 200]})")}}, "params[3].init.values[1]", "expected an integer for int8 parameter 'H' in [-128, 127], got 200"},
   {"Uint8NegativeLow", {{"/params/3/dtype", J(R"("uint8")")}, {"/params/3/init", J(R"({"dist": "uniform", "low": -1, "high": 4})")}}, "params[3].init.low", "expected an integer for uint8 parameter 'H' in [0, 255], got -1"},
   {"Float16ValueRange", {{"/params/0/dtype", J(R"("float16")")}, {"/params/0/init", J(R"({"dist": "constant", "value": 70000})")}}, "params[0].init.value", "out of float16 range"},
+  {"AliasNotAName", {{"/aliases", J(R"(["fast fourier"])")}}, "aliases[0]", "expected letters, digits and '_'"},
+  {"AliasIsTheId", {{"/aliases", J(R"(["demo"])")}}, "aliases[0]", "an alias equal to the id"},
   {"CheckOnInput", {{"/params/0/check", J(R"("topk")")}}, "params[0].check", "only outputs and in-outs are checked; 'A' is an input"},
   {"CheckNotAName", {{"/params/2/check", J(R"("top k")")}}, "params[2].check", "expected the name of a checker"},
   {"CheckObjectNotAName", {{"/params/2/check", J(R"({"name": "top k"})")}}, "params[2].check.name", "expected the name of a checker"},
