@@ -148,7 +148,7 @@ struct Columns {
     // 2^31 and len up to cols keep j * cols within 2^62.
     const std::int64_t first = j * cols / len, end = (j + 1) * cols / len;
     auto pick = static_cast<std::int64_t>(unit(key, static_cast<std::uint64_t>(e)) * static_cast<double>(end - first));
-    return static_cast<double>(first + std::min(pick, end - first - 1));
+    return static_cast<double>(first + (pick < end - first - 1 ? pick : end - first - 1));
   }
 };
 
