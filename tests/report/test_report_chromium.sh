@@ -23,9 +23,16 @@ if [ -z "$browser" ]; then
     fi
   done
 fi
-[ -n "$browser" ] || fail "headless Chromium is needed to check the report page and none was found. Install it with
+if [ -z "$browser" ]; then
+  how="Install it with
   apt-get install chromium        (Debian; scripts/test.sh does this through scripts/deps.sh)
 or point JUDGE_CHROMIUM at a Chromium or Chrome executable."
+  # CI must run this test: there a missing browser is a failure. Elsewhere (a lent GPU machine with no network to
+  # install it from) the test reports itself as skipped (ctest's SKIP_RETURN_CODE), never as passed.
+  [ "${CI:-}" = "true" ] && fail "headless Chromium is needed to check the report page and none was found. $how"
+  echo "SKIPPED: no headless Chromium here to load the report page. $how" >&2
+  exit 77
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
