@@ -3,16 +3,17 @@
 // length of the chain of additions behind each prefix); the double scan is the exact answer to within float rounding.
 //
 // CUB's single-pass scan (decoupled look-back) reads each input once and writes each output once, so it runs at
-// memory speed. The conversions happen on the fly: a transform iterator widens each float to double on load, and a
-// transform output iterator rounds each double prefix to float on store, so no double array is ever materialised.
-// The look-back may combine tile totals in a different order from run to run; in double that changes a prefix by
-// about 1e-16 of its size, which survives the rounding to float only in the rare exact-tie case.
+// memory speed. InclusiveScanInit with a double initial value makes the accumulator double while input and output
+// stay plain float pointers: CUB loads floats (vectorised), adds in double and rounds each prefix to float on store,
+// so no double array is ever materialised. (Transform iterators would do the same conversions but keep CUB from
+// vectorising its loads: 64% of copy bandwidth instead of ~85% on an H100.) The look-back may combine tile totals in
+// a different order from run to run; in double that changes a prefix by about 1e-16 of its size, which survives the
+// rounding to float only in the rare exact-tie case.
 #include <cstddef>
 #include <cstdint>
 
 #include <cub/device/device_scan.cuh>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/transform_output_iterator.h>
+#include <cuda/std/functional>
 
 #include "judge/worker/reference.hpp"
 #include "reference/scratch.cuh"
@@ -21,21 +22,14 @@ namespace {
 
 constexpr const char* kId = "prefix_sum";
 
-struct ToDouble {
-  __host__ __device__ double operator()(float x) const { return static_cast<double>(x); }
-};
-struct ToFloat {
-  __host__ __device__ float operator()(double x) const { return static_cast<float>(x); }
-};
-
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int n = a.scalar<int>("N");
   if (n <= 0) return;
-  auto in = thrust::make_transform_iterator(a.input<float>("input"), ToDouble{});
-  auto out = thrust::make_transform_output_iterator(a.output<float>("output"), ToFloat{});
+  const float* in = a.input<float>("input");
+  float* out = a.output<float>("output");
   static judge::ref::Scratch temp(kId, "temp storage");
-  temp.run_cub("cub::DeviceScan::InclusiveSum", [&](void* storage, std::size_t& bytes) {
-    return cub::DeviceScan::InclusiveSum(storage, bytes, in, out, n, s);
+  temp.run_cub("cub::DeviceScan::InclusiveScanInit", [&](void* storage, std::size_t& bytes) {
+    return cub::DeviceScan::InclusiveScanInit(storage, bytes, in, out, cuda::std::plus<>{}, 0.0, n, s);
   });
 }
 
