@@ -1,0 +1,157 @@
+// Reference for challenges/casual_attention (LeetGPU's spelling of "causal"): output (M x d) = softmax(mask(Q K^T /
+// sqrt(d))) V, where query row i sees keys 0..i only; Q, K, V and output are M x d, row-major float32.
+//
+// The approach of reference/softmax_attention.cu with the causal mask applied in the softmax kernel. Over chunks of
+// query rows whose scores fit a scratch buffer of at most 2^28 floats (one chunk for every M the constraints allow):
+//   1. S = Q K^T (unscaled, float) by cuBLAS SGEMM, in blocks of kStairRows query rows, each against only the keys its
+//      last row can see: the blocks form a staircase over the lower triangle instead of the whole square;
+//   2. row i of S becomes E = exp((s - max) / sqrt(d)) for keys j <= i, exactly 0 for j > i: max in float, the
+//      exponentials and their sum in double, E rounded to float once; 1 / sum is kept per row;
+//   3. output = E V by one SGEMM per chunk (the zeros make the masked keys contribute nothing), then each output row is
+//      multiplied by its 1 / sum (in double).
+// The SGEMMs run with CUBLAS_DEFAULT_MATH, which for float data never uses TF32 (that needs
+// CUBLAS_TF32_TENSOR_OP_MATH).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "judge/worker/reference.hpp"
+#include "reference/cublas_scope.cuh"
+#include "reference/scratch.cuh"
+
+namespace {
+
+constexpr const char* kId = "casual_attention";
+constexpr int kBlock = judge::ref::kBlock;
+constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
+constexpr int kStairRows = 1024;  // query rows per staircase step; the steps cover (1 + 1/steps) x the triangle
+
+// One block per query row of a chunk. S rows have leading dimension ld (a multiple of 4, so every row is 16-byte
+// aligned and read as float4); the row of global query i holds valid scores in columns 0..i, and columns
+// i+1..cols-1 are overwritten with zeros for the E V product (cols <= ld, rounded up to a whole float4).
+__global__ void causal_softmax_kernel(float* S, std::int64_t ld, int row0, int cols, double scale, double* inv_sum) {
+  __shared__ float row_max;
+  const int i = row0 + blockIdx.x;  // global query row
+  const int valid = i + 1;          // keys 0..i
+  float4* row4 = reinterpret_cast<float4*>(S + blockIdx.x * ld);
+  const int quads_valid = (valid + 3) / 4;  // float4s holding at least one visible key
+  const int quads = (cols + 3) / 4;         // float4s the E V product reads
+  float m = -INFINITY;
+  for (int q = threadIdx.x; q < quads_valid; q += kBlock) {
+    const float4 v = row4[q];
+    const int j = 4 * q;
+    m = fmaxf(m, v.x);  // j <= i always: quad q < quads_valid starts at a visible key
+    if (j + 1 < valid) m = fmaxf(m, v.y);
+    if (j + 2 < valid) m = fmaxf(m, v.z);
+    if (j + 3 < valid) m = fmaxf(m, v.w);
+  }
+  m = judge::ref::block_reduce(m, judge::ref::Max{});
+  if (threadIdx.x == 0) row_max = m;
+  __syncthreads();
+  const double mx = row_max;
+  double acc = 0.0;
+  auto e = [&](float s, int j) {
+    if (j >= valid) return 0.0f;  // masked: exactly 0, whatever lies in the buffer there
+    const double x = exp((double(s) - mx) * scale);
+    acc += x;
+    return static_cast<float>(x);
+  };
+  for (int q = threadIdx.x; q < quads; q += kBlock) {
+    const int j = 4 * q;
+    if (q < quads_valid) {
+      const float4 v = row4[q];
+      row4[q] = make_float4(e(v.x, j), e(v.y, j + 1), e(v.z, j + 2), e(v.w, j + 3));
+    } else {
+      row4[q] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+  }
+  acc = judge::ref::block_reduce(acc, judge::ref::Sum{});
+  if (threadIdx.x == 0) inv_sum[blockIdx.x] = 1.0 / acc;  // acc >= 1: the maximum's own term is exp(0)
+}
+
+// out[i][c] *= inv_sum[i] for a chunk of rows x d outputs.
+__global__ void scale_rows_kernel(float* out, const double* inv_sum, std::int64_t count, int d) {
+  for (std::int64_t k = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; k < count;
+       k += std::int64_t(gridDim.x) * kBlock)
+    out[k] = static_cast<float>(double(out[k]) * inv_sum[k / d]);
+}
+
+void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
+  const int M = a.scalar<int>("M");
+  const int d = a.scalar<int>("d");
+  if (M <= 0 || d <= 0) return;
+  const float* Q = a.input<float>("Q");
+  const float* K = a.input<float>("K");
+  const float* V = a.input<float>("V");
+  float* out = a.output<float>("output");
+  const std::int64_t ld = (std::int64_t(M) + 3) / 4 * 4;
+  // Chunks of equal size, as few as the scratch allows (larger products run closer to cuBLAS's peak).
+  const std::int64_t chunks = (M * ld + kScratchFloats - 1) / kScratchFloats;
+  const int rows = static_cast<int>((M + chunks - 1) / chunks);
+  static judge::ref::Scratch scores(kId, "scores"), sums(kId, "row sums");
+  float* S = scores.get<float>(static_cast<std::size_t>(rows) * ld);
+  double* inv_sum = sums.get<double>(static_cast<std::size_t>(rows));
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+
+  const judge::ref::CublasScope cublas(a.cublas(), s, CUBLAS_DEFAULT_MATH, kId);
+  cublasHandle_t h = cublas.handle();
+  const float one = 1.0f, zero = 0.0f;
+  for (int r0 = 0; r0 < M; r0 += rows) {
+    const int r = std::min(rows, M - r0);
+    const int keys = r0 + r;  // the chunk's last query sees keys 0..keys-1
+    // cuBLAS is column-major, and a row-major R x C matrix read column-major is its C x R transpose. Row-major
+    // S_step (n rows x k keys, ld) = Q_step K[0:k]^T is column-major S_step^T (k x n) = K[0:k] Q_step^T: K's buffer
+    // read column-major is K^T (d x M, ld d), transposed back by CUBLAS_OP_T; Q_step's is Q_step^T (d x n, ld d).
+    const int steps = (r + kStairRows - 1) / kStairRows;
+    const int step_rows = (r + steps - 1) / steps;
+    for (int b0 = 0; b0 < r; b0 += step_rows) {
+      const int n = std::min(step_rows, r - b0);
+      const int k = r0 + b0 + n;  // keys the step's last row sees
+      judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, k, n, d, &one, K, d,
+                                           Q + std::int64_t(r0 + b0) * d, d, &zero, S + std::int64_t(b0) * ld, ld),
+                               kId, "cublasSgemm(Q K^T)");
+    }
+    causal_softmax_kernel<<<r, kBlock, 0, s>>>(S, ld, r0, keys, scale, inv_sum);
+    judge::ref::check_launch(kId, "causal_softmax_kernel");
+    // Row-major out_chunk (r x d) = E (r x keys, ld) V[0:keys] (keys x d) is column-major out^T (d x r) =
+    // V^T (d x keys, ld d) E^T (keys x r, ld): both buffers already read as those transposes, so no operation is
+    // transposed.
+    float* out_chunk = out + std::int64_t(r0) * d;
+    judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, d, r, keys, &one, V, d, S, ld, &zero,
+                                         out_chunk, d),
+                             kId, "cublasSgemm(E V)");
+    const std::int64_t count = std::int64_t(r) * d;
+    scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(out_chunk, inv_sum, count, d);
+    judge::ref::check_launch(kId, "scale_rows_kernel");
+  }
+}
+
+void cpu(judge::HostArgs& a) {
+  const std::int64_t M = a.scalar<int>("M");
+  const std::int64_t d = a.scalar<int>("d");
+  const float* Q = a.input<float>("Q");
+  const float* K = a.input<float>("K");
+  const float* V = a.input<float>("V");
+  double* out = a.output("output");
+  std::vector<double> p(static_cast<std::size_t>(M));
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  for (std::int64_t i = 0; i < M; ++i) {
+    double m = -INFINITY;
+    for (std::int64_t j = 0; j <= i; ++j) {  // the causal mask: keys after i do not exist for query i
+      double dot = 0.0;
+      for (std::int64_t k = 0; k < d; ++k) dot += double(Q[i * d + k]) * double(K[j * d + k]);
+      p[j] = dot * scale;
+      m = p[j] > m ? p[j] : m;
+    }
+    double sum = 0.0;
+    for (std::int64_t j = 0; j <= i; ++j) sum += (p[j] = std::exp(p[j] - m));
+    for (std::int64_t k = 0; k < d; ++k) out[i * d + k] = 0.0;
+    for (std::int64_t j = 0; j <= i; ++j)
+      for (std::int64_t k = 0; k < d; ++k) out[i * d + k] += p[j] / sum * double(V[j * d + k]);
+  }
+}
+
+}  // namespace
+
+JUDGE_REFERENCE(casual_attention, gpu, cpu)
