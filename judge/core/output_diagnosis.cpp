@@ -25,14 +25,16 @@ std::string likely_cause(const OutputCheck& o) {
                        "first (cudaMemset, or have the first kernel write it) before accumulating into it (atomicAdd, "
                        "+=)",
                        o.poison_derived);
-  // Likely: NaN, not Inf (an overflow makes Inf, and Inf / Inf a NaN among finite wrong values, which fails the
-  // first test).
+  // Likely one of two: every wrong value NaN, none Inf. A read-modify-write of the poisoned output, or an overflow
+  // that went on to NaN in every element (a softmax whose exps all overflow); the GPU check could not prove the poison
+  // (its payload does not survive every operation), so both are named.
   bool all_nan = !o.first.empty() && std::all_of(o.first.begin(), o.first.end(),
                                                  [](const Mismatch& m) { return std::isnan(m.got); });
   if (o.non_finite > 0 && o.mismatches == o.non_finite + o.unwritten && all_nan)
-    return "the output was probably read before it was written: outputs hold garbage on entry (here the judge fills "
-           "them with NaN), so zero it first (cudaMemset, or have the first kernel write it) before accumulating into "
-           "it (atomicAdd, +=)";
+    return "every wrong value is NaN. Either the output was read before it was written: outputs hold garbage on "
+           "entry (here the judge fills them with NaN), so zero it first (cudaMemset, or have the first kernel write "
+           "it) before accumulating into it (atomicAdd, +=). Or an intermediate overflowed to infinity and became "
+           "NaN (inf - inf, inf / inf, 0 * inf): exp of a large value wants the maximum subtracted first";
   return {};
 }
 

@@ -55,6 +55,15 @@ TEST(OutputDiagnosis, ManyElementsAllNaNWithSomeNeverWrittenIsNamedToo) {
   EXPECT_NE(judge::likely_cause(o).find("read before it was written"), std::string::npos);
 }
 
+TEST(OutputDiagnosis, AllNaNWithoutProofNamesTheOverflowToo) {
+  // Attention without the max subtracted: every exp overflows, inf / inf is NaN everywhere. Nothing proves the poison,
+  // so the message names both causes.
+  std::string cause = judge::likely_cause(check(64, 64, 0, 64, {kNaN, kNaN, kNaN}));
+  EXPECT_NE(cause.find("read before it was written"), std::string::npos) << cause;
+  EXPECT_NE(cause.find("overflowed to infinity"), std::string::npos) << cause;
+  EXPECT_NE(cause.find("maximum subtracted"), std::string::npos) << cause;
+}
+
 TEST(OutputDiagnosis, InfinityIsOverflowNotAReadBeforeWrite) {
   EXPECT_EQ(judge::likely_cause(check(8, 2, 0, 2, {kInf, -kInf})), "");
   EXPECT_EQ(judge::likely_cause(check(8, 2, 0, 2, {kNaN, kInf})), "");
