@@ -10,6 +10,8 @@
 #include "judge/core/leaderboard.hpp"
 #include "judge/core/sanitizer.hpp"
 #include "judge/core/paths.hpp"
+#include "judge/core/progress_line.hpp"
+#include "judge/core/run_progress.hpp"
 #include "judge/core/version.hpp"
 
 namespace judge::cli {
@@ -153,7 +155,19 @@ int run_judge(const GlobalOptions& g, const RunOptions& o) {
     jo.cache_dir = cache_dir();
     jo.worker = worker_path();
     if (o.mode == Mode::submit && !o.no_calibration) jo.calibration = calibration_for(g, jo);
+    jo.lock_holder = fmt::format("judge submit by {}", o.user.empty() ? default_user_name() : o.user);
+    // On a terminal, one line that says where the run is, erased before the report; never under --json or when
+    // stdout is a file or a pipe.
+    ProgressLine line(std::cout);
+    if (!g.json && ::isatty(STDOUT_FILENO))
+      jo.on_progress = [&line](const RunProgress& p) { line.update(progress_text(p), progress_fraction(p)); };
+    // Said on stderr, also under --json (stdout stays one JSON document): a judge that waits says why.
+    jo.on_notice = [&line](const std::string& text) {
+      line.finish();
+      std::cerr << text << std::endl;
+    };
     JudgeReport r = judge_submission(c, o.source, jo);
+    line.finish();
     RecordOutcome rec;
     if (o.mode == Mode::submit && r.accepted()) rec = record(r, o);
     rep.judge_result(r, o.source, rec, std::cout);

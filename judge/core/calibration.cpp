@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "judge/core/gpu_lock.hpp"
 #include "judge/core/paths.hpp"
 #include "judge/core/process.hpp"
 
@@ -237,29 +239,19 @@ Calibration run_calibration(const fs::path& worker, int device,
   return *result;
 }
 
-void ProgressLine::update(const std::string& step, double fraction) {
-  constexpr int kBar = 20;
-  fraction = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
-  int filled = static_cast<int>(std::lround(fraction * kBar));
-  std::string text = fmt::format("[{}{}] {:3.0f}% {}", std::string(filled, '#'), std::string(kBar - filled, '.'),
-                                 fraction * 100, step);
-  std::size_t width = text.size();
-  if (width < width_) text += std::string(width_ - width, ' ');  // erase what a longer label left behind
-  out_ << '\r' << text << std::flush;
-  width_ = width;
-}
-
-void ProgressLine::finish() {
-  if (width_ == 0) return;
-  out_ << '\r' << std::string(width_, ' ') << '\r' << std::flush;
-  width_ = 0;
-}
-
 Calibration measure_with_progress(const fs::path& worker, const DeviceInfo& device, bool show_progress,
                                   std::ostream& progress_out) {
   ProgressLine line(progress_out);
   std::function<void(const std::string&, double)> progress;
   if (show_progress) progress = [&line](const std::string& step, double fraction) { line.update(step, fraction); };
+  // One timer per GPU: measuring the ceilings is timing too, so it waits for whoever times on this GPU.
+  std::optional<GpuLock> lock = GpuLock::acquire(
+      GpuLock::file_for(cache_dir(), device.key()), fmt::format("judge calibrate (pid {})", ::getpid()),
+      [&](const std::string& holder) {
+        progress_out << fmt::format("waiting for GPU {}: {}\n", device.ordinal,
+                                    holder.empty() ? "another judge is timing on it" : holder)
+                     << std::flush;
+      });
   Calibration c = run_calibration(worker, device.ordinal, progress);
   line.finish();
   if (c.gpu_name.empty()) c.gpu_name = device.name;

@@ -14,6 +14,7 @@
 #include "judge/core/dtype.hpp"
 
 #include "judge/core/error.hpp"
+#include "judge/core/progress_line.hpp"
 #include "judge/core/result.hpp"
 
 namespace judge {
@@ -60,22 +61,6 @@ Calibration run_calibration(const std::filesystem::path& worker, int device,
 Calibration run_calibration(const std::filesystem::path& worker, int device,
                             const std::function<void(const std::string& step, double fraction)>& progress,
                             double message_limit_s);
-
-// A progress indicator of one line, redrawn in place: "\r[########............]  40% SGEMM FP32". finish() (or the
-// destructor) erases it, so what is printed next starts on a clean line. Meant for a terminal.
-class ProgressLine {
- public:
-  explicit ProgressLine(std::ostream& out) : out_(out) {}
-  ~ProgressLine() { finish(); }
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-  void update(const std::string& step, double fraction);
-  void finish();
-
- private:
-  std::ostream& out_;
-  std::size_t width_ = 0;  // characters drawn last time, 0 when nothing is on the line
-};
 
 // run_calibration for `device` (its ordinal), with a ProgressLine on progress_out when show_progress.
 Calibration measure_with_progress(const std::filesystem::path& worker, const DeviceInfo& device, bool show_progress,

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "judge/core/gpu_lock.hpp"
 #include "judge/core/process.hpp"
 
 namespace judge {
@@ -23,6 +24,11 @@ namespace {
 constexpr std::chrono::duration<double> kStartupLimit = std::chrono::seconds(120);
 constexpr std::chrono::duration<double> kSetupLimit = std::chrono::seconds(180);
 constexpr std::size_t kOutputLimit = 64 * 1024;
+
+// CLOCK_MONOTONIC seconds, the clock the worker stamps its timing window with.
+double monotonic_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 Clock::time_point from_now(std::chrono::duration<double> d) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(d);
@@ -96,7 +102,8 @@ json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o
 // Follows one worker to its end.
 class WorkerSession {
  public:
-  WorkerSession(JudgeReport& report, const Challenge& ch, const JudgeOptions& o) : r_(report), ch_(ch), o_(o) {}
+  WorkerSession(JudgeReport& report, const Challenge& ch, const JudgeOptions& o, int case_count)
+      : r_(report), ch_(ch), o_(o), case_count_(case_count) {}
 
   void run(const fs::path& job, const std::vector<std::string>& prefix) {
     SpawnOptions spawn;
@@ -122,6 +129,8 @@ class WorkerSession {
       if (done_) break;
     }
     ExitStatus status = child.wait(Clock::now() + std::chrono::seconds(10));
+    // A worker that ended holding the lock released it by ending.
+    if (r_.gpu_lock && r_.gpu_lock->end_s == 0) r_.gpu_lock->end_s = monotonic_s();
     r_.output = child.output();
     r_.output_dropped = child.output_dropped();
     if (hung) return on_hang();
@@ -146,9 +155,39 @@ class WorkerSession {
         r_.timer_warning = m.value("warning", "");
       } else if (ev == "stage") {
         deadline_ = from_now(kSetupLimit * slowdown());
+      } else if (ev == "gpu_wait") {
+        // Another judge is timing on this GPU: its worker's own deadlines bound how long that can take (and the
+        // lock dies with it), so ours waits without one.
+        r_.gpu_lock = GpuLockReport{};
+        r_.gpu_lock->waited = true;
+        r_.gpu_lock->waited_for = m.value("holder", "");
+        stage_ = "waiting for the GPU";
+        deadline_ = Clock::time_point::max();
+        if (o_.on_notice)
+          o_.on_notice(fmt::format("waiting for GPU {}: {}", o_.device,
+                                   r_.gpu_lock->waited_for.empty() ? "another judge is timing on it"
+                                                                   : r_.gpu_lock->waited_for));
+      } else if (ev == "gpu_lock") {
+        if (!r_.gpu_lock) r_.gpu_lock = GpuLockReport{};
+        r_.gpu_lock->waited_s = m.value("waited_s", 0.0);
+        r_.gpu_lock->start_s = m.value("at", 0.0);
+        stage_ = "between cases";
+        deadline_ = from_now(kSetupLimit * slowdown());
+      } else if (ev == "gpu_release") {
+        if (r_.gpu_lock) r_.gpu_lock->end_s = m.value("at", 0.0);
+      } else if (ev == "progress") {
+        progress_.phase = m.value("phase", "timing");
+        progress_.calls = m.value("calls", 0);
+        progress_.median_ms = m.value("median_ms", 0.0);
+        progress_.noise_pct = m.value("noise_pct", 0.0);
+        progress_.elapsed_s = m.value("elapsed_s", 0.0);
+        progress_.budget_s = m.value("budget_s", 0.0);
+        show_progress();
       } else if (ev == "case_begin") {
         case_ = m.value("case", "");
         kind_ = m.value("kind", "test");
+        progress_ = RunProgress{case_, kind_, static_cast<int>(r_.cases.size()), case_count_};
+        show_progress();
         stage_ = "preparing case " + case_;
         in_call_ = false;
         deadline_ = from_now(kSetupLimit * slowdown());
@@ -157,6 +196,11 @@ class WorkerSession {
         stage_ = fmt::format("solve() call {} of case {}", call_index_ + 1, case_);
         in_call_ = true;
         deadline_ = from_now(std::chrono::duration<double>(timeout_s()));
+        if (progress_.phase == "preparing" || progress_.phase == "call") {  // timed calls report as "progress"
+          progress_.phase = "call";
+          progress_.call = call_index_ + 1;
+          show_progress();
+        }
       } else if (ev == "case_end") {
         CaseResult c = m.at("result").get<CaseResult>();
         r_.cases.push_back(c);
@@ -174,6 +218,10 @@ class WorkerSession {
     } catch (const std::exception&) {
       // A malformed message of ours cannot happen; a forged one is ignored like any other noise.
     }
+  }
+
+  void show_progress() {
+    if (o_.on_progress) o_.on_progress(progress_);
   }
 
   // compute-sanitizer makes kernels and CUDA calls one to two orders of magnitude slower.
@@ -230,6 +278,8 @@ class WorkerSession {
   bool in_call_ = false;
   bool done_ = false;
   bool fatal_ = false;
+  int case_count_ = 0;
+  RunProgress progress_;
 };
 
 void read_sanitizer_log(JudgeReport& r, const fs::path& log, const fs::path& source) {
@@ -318,6 +368,12 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   }
 
   json job_json = job_for(ch, r.build.library, o, r.seed);
+  // One timer per GPU: the worker holds this GPU's lock while it times (never under the sanitizer, which times
+  // nothing).
+  if (o.mode == Mode::submit && !o.sanitize && !job_json["benchmarks"].empty())
+    job_json["gpu_lock"] = {
+        {"file", GpuLock::file_for(o.cache_dir, r.device->key()).string()},
+        {"holder", fmt::format("{} (pid {})", o.lock_holder.empty() ? "judge submit" : o.lock_holder, ::getpid())}};
   JobFile job(o.cache_dir / "jobs", job_json);
   std::vector<std::string> prefix;
   fs::path sanitizer_log;
@@ -326,7 +382,7 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
     sanitizer_log = job.path().string() + ".sanitizer.log";
     prefix = sanitizer_prefix(find_compute_sanitizer(), *o.sanitize, sanitizer_log.string());
   }
-  WorkerSession session(r, ch, o);
+  WorkerSession session(r, ch, o, static_cast<int>(job_json["tests"].size() + job_json["benchmarks"].size()));
   session.run(job.path(), prefix);
   if (o.sanitize) read_sanitizer_log(r, sanitizer_log, source);
 
@@ -430,6 +486,10 @@ json to_json(const JudgeReport& r) {
     j["sanitizer"] = {{"tool", to_string(*r.sanitizer_tool)}, {"errors", r.sanitizer->errors},
                       {"summary", r.sanitizer->summary_line}, {"findings", findings}, {"text", r.sanitizer_text}};
   }
+  if (r.gpu_lock)
+    j["gpu_lock"] = {{"waited", r.gpu_lock->waited}, {"waited_s", r.gpu_lock->waited_s},
+                     {"waited_for", r.gpu_lock->waited_for},
+                     {"window_s", {r.gpu_lock->start_s, r.gpu_lock->end_s}}};
   if (r.mode == Mode::submit && r.accepted()) j["score_ms"] = r.score_ms;
   return j;
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "judge/core/calibration.hpp"
 #include "judge/core/sanitizer.hpp"
 #include "judge/core/result.hpp"
+#include "judge/core/run_progress.hpp"
 #include "judge/core/spec.hpp"
 #include "judge/core/statistics.hpp"
 
@@ -38,6 +40,22 @@ struct JudgeOptions {
   std::optional<Calibration> calibration;
   // Run the functional cases under compute-sanitizer with this tool (run only).
   std::optional<SanitizerTool> sanitize;
+  // submit: who holds the GPU's timing lock while the benchmarks run, as waiters see it ("judge submit by alice").
+  std::string lock_holder;
+  // Told what the run is waiting for (another judge timing on the GPU), as it happens. May be empty.
+  std::function<void(const std::string&)> on_notice;
+  // Told where the run is, a few times a second at most (a terminal's progress line). May be empty.
+  std::function<void(const RunProgress&)> on_progress;
+};
+
+// The timed phase's hold on the GPU (one timer per GPU): how long it waited, for whom, and the window it held the
+// GPU in, in CLOCK_MONOTONIC seconds (comparable between processes of one host).
+struct GpuLockReport {
+  bool waited = false;     // someone else held it on arrival
+  double waited_s = 0;
+  std::string waited_for;  // the holder met on arrival, when there was one
+  double start_s = 0;
+  double end_s = 0;
 };
 
 struct JudgeReport {
@@ -61,6 +79,7 @@ struct JudgeReport {
   std::optional<SanitizerTool> sanitizer_tool;
   std::optional<SanitizerReport> sanitizer;  // what compute-sanitizer found, when it ran
   std::string sanitizer_text;                // its findings with the user's source lines
+  std::optional<GpuLockReport> gpu_lock;     // submit: the timed phase's hold on the GPU
   bool accepted() const { return verdict == Verdict::accepted; }
 };
 

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -193,6 +194,7 @@ struct ChildPlan {
   int message_write;
   int output_write;
   int exec_error_write;
+  pid_t parent;  // the judge, whose death must take the child with it
 };
 
 [[noreturn]] void report_and_exit(int fd, ChildStage stage) noexcept {
@@ -274,6 +276,13 @@ void close_fds_except(const int* keep, int n) noexcept {
 
   // Its own group, so that kill_group reaches whatever it forks. The parent does the same, whichever runs first.
   ::setpgid(0, 0);
+
+  // A judge killed outright (SIGKILL, OOM) cannot kill its worker: the kernel does it instead. An orphaned worker
+  // would otherwise go on running a hung solve() and holding the GPU, and its timing lock, for ever. The signal
+  // follows the thread that forked: ChildProcess's owner waits for the child before that thread ends. If the judge
+  // died before this line, nobody would send it: exit now.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != plan.parent) ::_exit(127);
 
   // Move our pipe ends above every target number first, so that no dup2 below can clobber a source or be a no-op
   // that leaves close-on-exec set (a pipe end may already have the target number).
@@ -364,7 +373,7 @@ ChildProcess ChildProcess::spawn(const SpawnOptions& options) {
   open_pipe(exec_error, path);
 
   ChildPlan plan{path.c_str(), argv.data(), envp.data(), options.cwd ? options.cwd->c_str() : nullptr,
-                 options.message_fd, message.write, output.write, exec_error.write};
+                 options.message_fd, message.write, output.write, exec_error.write, ::getpid()};
 
   sigset_t all, previous;
   sigfillset(&all);

@@ -57,6 +57,8 @@ std::string DeviceInfo::arch() const {
   return "sm_" + digits;
 }
 
+std::string DeviceInfo::key() const { return uuid.empty() ? fmt::format("device{}", ordinal) : uuid; }
+
 double CaseResult::gflops() const {
   return timing && timing->median_ms > 0 ? flops / (timing->median_ms * 1e-3) / 1e9 : 0.0;
 }
@@ -85,7 +87,8 @@ void to_json(nlohmann::json& j, const DeviceInfo& d) {
        {"memory_clock_khz", d.memory_clock_khz},
        {"memory_bus_bits", d.memory_bus_bits},
        {"driver_version", d.driver_version},
-       {"runtime_version", d.runtime_version}};
+       {"runtime_version", d.runtime_version},
+       {"uuid", d.uuid}};
 }
 void from_json(const nlohmann::json& j, DeviceInfo& d) {
   d.ordinal = j.value("ordinal", 0);
@@ -99,6 +102,7 @@ void from_json(const nlohmann::json& j, DeviceInfo& d) {
   d.memory_bus_bits = j.value("memory_bus_bits", 0);
   d.driver_version = j.value("driver_version", 0);
   d.runtime_version = j.value("runtime_version", 0);
+  d.uuid = j.value("uuid", std::string());
 }
 
 void to_json(nlohmann::json& j, const Mismatch& m) {

@@ -43,7 +43,10 @@ struct DeviceInfo {
   int memory_bus_bits = 0;
   int driver_version = 0;
   int runtime_version = 0;
+  std::string uuid;  // "GPU-8f1c...": the physical GPU, whatever CUDA_VISIBLE_DEVICES numbers it (empty if unknown)
   std::string arch() const;  // "sm_90"
+  // What names this GPU across processes: the UUID, else "device<ordinal>".
+  std::string key() const;
 };
 
 struct Mismatch {

@@ -27,6 +27,13 @@ std::vector<DeviceInfo> list_devices() {
     JUDGE_CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, d));
     JUDGE_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
     JUDGE_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
+    // The UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+    const auto* u = reinterpret_cast<const unsigned char*>(p.uuid.bytes);
+    info.uuid = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+      if (i == 4 || i == 6 || i == 8 || i == 10) info.uuid += '-';
+      info.uuid += fmt::format("{:02x}", u[i]);
+    }
     out.push_back(info);
   }
   return out;

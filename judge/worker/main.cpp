@@ -5,19 +5,24 @@
 //   judge-worker probe                                 devices as JSON on stdout
 //   judge-worker run --job FILE --message-fd N         run the job, report on fd N
 //   judge-worker calibrate --device N --message-fd N   measure the GPU's ceilings, report on fd N
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <csignal>
 
+#include <unistd.h>
+
 #include <cublas_v2.h>
 #include <nlohmann/json.hpp>
 
+#include "judge/core/gpu_lock.hpp"
 #include "judge/core/spec.hpp"
 #include "judge/worker/calibrate.hpp"
 #include "judge/worker/clock_probe.hpp"
@@ -56,6 +61,11 @@ judge::TimingPolicy policy_from(const json& j) {
   p.target_noise_pct = j.value("target_noise_pct", p.target_noise_pct);
   p.budget_s = j.value("budget_s", p.budget_s);
   return p;
+}
+
+// CLOCK_MONOTONIC, shared by every process of the host: the judge compares timing windows of different workers.
+double monotonic_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 const judge::Case* find_case(const std::vector<judge::Case>& cases, const std::string& name) {
@@ -114,11 +124,27 @@ int run(const std::string& job_path, int fd) {
     bool stop_on_failure = job.value("stop_on_failure", false);
     const int calls = job.value("calls", 1);
 
+    // One timer per GPU: the timed phase holds the GPU's lock (the job names its file and who we are); functional
+    // tests share the GPU. The lock goes when this process ends, however it ends.
+    std::optional<judge::GpuLock> gpu_lock;
+    auto lock_for_timing = [&] {
+      const json spec = job.value("gpu_lock", json());
+      if (!spec.is_object() || job.value("benchmarks", std::vector<std::string>{}).empty()) return;
+      const pid_t parent = ::getppid();
+      gpu_lock = judge::GpuLock::acquire(
+          spec.at("file").get<std::string>(), spec.value("holder", std::string("judge")),
+          [&](const std::string& holder) { messages.send({{"event", "gpu_wait"}, {"holder", holder}}); },
+          [&] { return ::getppid() != parent; });  // the judge is gone: nobody to time for
+      if (!gpu_lock) std::exit(1);
+      messages.send({{"event", "gpu_lock"}, {"waited_s", gpu_lock->waited_s()}, {"at", monotonic_s()}});
+    };
+
     // "tests" run as checked calls, benchmarks named there too (`judge run --case`); "benchmarks" are timed.
     for (const char* list : {"tests", "benchmarks"}) {
       judge::CasePlan plan;
       plan.timed = std::strcmp(list, "benchmarks") == 0;
       plan.calls = plan.timed ? 1 : calls;
+      if (plan.timed) lock_for_timing();
       for (const auto& name : job.value(list, std::vector<std::string>{})) {
         const judge::Case* c = plan.timed ? nullptr : find_case(challenge.tests, name);
         plan.benchmark = c == nullptr;
@@ -138,6 +164,10 @@ int run(const std::string& job_path, int fd) {
           return 0;
         }
       }
+    }
+    if (gpu_lock) {
+      messages.send({{"event", "gpu_release"}, {"at", monotonic_s()}});
+      gpu_lock.reset();
     }
     messages.send({{"event", "done"}});
     return 0;

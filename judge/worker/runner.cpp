@@ -348,7 +348,23 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
   auto t_warm = Clock::now();
   auto t_sample = t_warm;
   bool warming = true;
+  // What a terminal shows while this case is timed (the judge draws it; nothing of it reaches the result): a few
+  // times a second, never per call.
+  auto t_progress = t_warm;
+  auto progress = [&] {
+    if (!is_solution || seconds_since(t_progress) < 0.25) return;
+    t_progress = Clock::now();
+    const SampleStats s = summarize(gpu);
+    ctx.messages.send({{"event", "progress"},
+                       {"phase", warming ? "warm-up" : "timing"},
+                       {"calls", s.n},
+                       {"median_ms", s.median},
+                       {"noise_pct", s.noise_pct},
+                       {"elapsed_s", warming ? 0.0 : seconds_since(t_sample)},
+                       {"budget_s", ctx.policy.budget_s}});
+  };
   for (int index = 0;; ++index) {
+    if (index > 0) progress();
     prepare(index);
     ctx.l2.flush(ctx.stream);
     JUDGE_CUDA_CHECK(cudaDeviceSynchronize());

@@ -1,14 +1,17 @@
 // Four `judge submit`s of the same file at once, sharing one leaderboard database and one build cache: every one is
-// accepted and recorded, and the leaderboard lists all four users. This is what a shared lab machine does; the build
+// accepted and recorded, the leaderboard lists all four users, and no two of them timed at the same time (one timer
+// per GPU: each holds the GPU's lock for its benchmarks, the others wait). This is what a shared lab machine does; the build
 // cache must cope with four builders of the same key (private directory + rename) and the database with four writers
 // (WAL + busy timeout).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -64,6 +67,8 @@ TEST(ConcurrentSubmit, FourJudgesShareOneDatabaseAndOneBuildCache) {
       }
     }
   }
+  std::vector<std::pair<double, double>> windows;  // each judge's timed phase, CLOCK_MONOTONIC seconds
+  int waited = 0;
   std::vector<judge::ExitStatus> status;
   for (auto& c : children) status.push_back(c.wait(Clock::now() + std::chrono::seconds(30)));
   double took = std::chrono::duration<double>(Clock::now() - start).count();
@@ -74,15 +79,45 @@ TEST(ConcurrentSubmit, FourJudgesShareOneDatabaseAndOneBuildCache) {
     SCOPED_TRACE("user" + std::to_string(k));
     EXPECT_TRUE(finished[k]) << "judge " << k << " did not finish within the deadline";
     EXPECT_TRUE(status[k].ok()) << status[k].describe() << "\n" << children[k].output().substr(0, 4000);
-    json j = json::parse(children[k].output(), nullptr, false);
+    // stderr shares the captured output: the lines saying whom a judge waited for, then the JSON report.
+    std::string report, waiting_lines;
+    {
+      std::istringstream lines(children[k].output());
+      for (std::string line; std::getline(lines, line);)
+        (line.rfind("waiting for GPU ", 0) == 0 ? waiting_lines : report) += line + "\n";
+    }
+    json j = json::parse(report, nullptr, false);
     if (j.is_discarded()) {
       ADD_FAILURE() << "not JSON: " << children[k].output().substr(0, 4000);
       continue;
     }
     EXPECT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "");
+    if (!j.contains("gpu_lock")) {
+      ADD_FAILURE() << "no gpu_lock in the report: the benchmarks were timed without holding the GPU";
+    } else {
+      auto w = j["gpu_lock"]["window_s"];
+      windows.emplace_back(w.at(0).get<double>(), w.at(1).get<double>());
+      EXPECT_LT(windows.back().first, windows.back().second) << j["gpu_lock"].dump();
+      const bool did_wait = j["gpu_lock"].value("waited", false);
+      waited += did_wait;
+      // A judge that waited said so, naming the holder.
+      if (did_wait)
+        EXPECT_NE(waiting_lines.find("judge submit by user"), std::string::npos)
+            << "waited without saying for whom: " << waiting_lines << j["gpu_lock"].dump();
+      else
+        EXPECT_EQ(waiting_lines, "");
+    }
     EXPECT_TRUE(j.contains("record") && j["record"].value("recorded", false))
         << (j.contains("record") ? j["record"].dump() : j.dump(2).substr(0, 4000));
   }
+
+  // The timed phases are disjoint: sorted by start, each ends before the next begins.
+  std::sort(windows.begin(), windows.end());
+  for (std::size_t k = 1; k < windows.size(); ++k)
+    EXPECT_LE(windows[k - 1].second, windows[k].first)
+        << "two judges timed on the GPU at once: [" << windows[k - 1].first << ", " << windows[k - 1].second
+        << "] and [" << windows[k].first << ", " << windows[k].second << "]";
+  std::cout << "concurrent_submit: " << waited << " of " << kJudges << " judges waited for the GPU" << std::endl;
 
   auto lb = judge::testing::run_command({cli, "--json", "leaderboard", "vector_add"}, env, 60);
   json board = json::parse(lb.output, nullptr, false);

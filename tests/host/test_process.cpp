@@ -408,5 +408,38 @@ TEST(Process, MoveLeavesTheSourceEmpty) {
   EXPECT_FALSE(a.wait(in(1s)).ok());
 }
 
+// A judge killed outright (SIGKILL, so no destructor runs) takes its worker with it: an orphan would go on running
+// a hung solve() and holding the GPU and its timing lock.
+TEST(ChildProcess, DiesWithTheJudgeThatStartedIt) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  pid_t judge_pid = ::fork();
+  if (judge_pid == 0) {
+    ::close(fds[0]);
+    ChildProcess child = ChildProcess::spawn(sh("sleep 60"));
+    int pid = child.pid();
+    if (::write(fds[1], &pid, sizeof pid) != sizeof pid) ::_exit(2);
+    ::raise(SIGKILL);
+  }
+  ::close(fds[1]);
+  int worker = 0;
+  ASSERT_EQ(::read(fds[0], &worker, sizeof worker), static_cast<ssize_t>(sizeof worker));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(judge_pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  // Gone, or a zombie waiting for whoever adopted it to reap it: either way no longer running.
+  auto running = [&] {
+    std::ifstream stat("/proc/" + std::to_string(worker) + "/stat");
+    std::string pid, comm, state;
+    if (!(stat >> pid >> comm >> state)) return false;
+    return state != "Z" && state != "X";
+  };
+  auto start = Clock::now();
+  while (running() && seconds_since(start) < 10) std::this_thread::sleep_for(20ms);
+  EXPECT_FALSE(running()) << "the child " << worker << " outlived the process that spawned it";
+  if (running()) ::kill(worker, SIGKILL);
+}
+
 }  // namespace
 }  // namespace judge
