@@ -1,5 +1,7 @@
 #include "judge/worker/check.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -211,6 +213,14 @@ OutputCheck compare_output(const CheckRequest& r) {
 
 void register_checker(const std::string& name, Checker fn) {
   std::lock_guard<std::mutex> lock(checkers_mutex());
+  // Names are global: two registrations of one name (a challenge-local checker in reference/<id>.cu that
+  // chose a name already taken) would silently replace one another. This runs during static initialisation, before
+  // any error could be reported any other way.
+  if (checkers().count(name) != 0) {
+    std::fprintf(stderr, "judge: two checkers are registered as '%s' (judge/worker/checkers/*.cu and reference/*.cu): rename one\n",
+                 name.c_str());
+    std::abort();
+  }
   checkers()[name] = std::move(fn);
 }
 

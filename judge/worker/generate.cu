@@ -1,5 +1,7 @@
 #include "judge/worker/generate.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -318,6 +320,14 @@ CustomGenerator find_generator(const std::string& name) {
 
 void register_generator(const std::string& name, CustomGenerator fn) {
   std::lock_guard<std::mutex> lock(generators_mutex());
+  // Names are global: two registrations of one name (a challenge-local generator in reference/<id>.cu that
+  // chose a name already taken) would silently replace one another. This runs during static initialisation, before
+  // any error could be reported any other way.
+  if (generators().count(name) != 0) {
+    std::fprintf(stderr, "judge: two generators are registered as '%s' (judge/worker/generators/*.cu and reference/*.cu): rename one\n",
+                 name.c_str());
+    std::abort();
+  }
   generators()[name] = std::move(fn);
 }
 
