@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "judge/cli/cli.hpp"
+#include "judge/cli/record.hpp"
 #include "judge/core/calibration.hpp"
 #include "judge/core/leaderboard.hpp"
 #include "judge/core/sanitizer.hpp"
@@ -42,73 +43,6 @@ struct RunOptions {
   int min_samples = 0;
   double noise_pct = 0;
 };
-
-std::string utc_stamp() {
-  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
-
-SubmissionRecord record_of(const JudgeReport& r, const std::string& user) {
-  SubmissionRecord s;
-  s.challenge = r.challenge;
-  s.user = user;
-  s.gpu_name = r.device ? r.device->name : "";
-  s.compute_capability = r.device ? r.device->compute_capability : "";
-  s.score_ms = r.score_ms;
-  s.source_hash = r.build.source_hash;
-  s.source = r.build.source_text;
-  s.judge_version = std::string(judge_version());
-  for (const auto& c : r.cases) {
-    if (c.kind != "benchmark" || !c.timing) continue;
-    CaseRecord cr;
-    cr.name = c.name;
-    cr.median_ms = c.timing->median_ms;
-    cr.min_ms = c.timing->min_ms;
-    cr.spread_pct = c.timing->noise_pct;
-    cr.samples = c.timing->samples;
-    cr.gflops = c.gflops();
-    cr.gbps = c.gbps();
-    cr.reference_ms = c.reference_timing ? c.reference_timing->median_ms : 0;
-    s.cases.push_back(cr);
-  }
-  return s;
-}
-
-// Accepted runs go to the leaderboard. If the database cannot take them, the result is written beside it as a
-// JSON file and the user is told where: nothing is lost.
-RecordOutcome record(const JudgeReport& r, const RunOptions& o) {
-  RecordOutcome out;
-  out.attempted = true;
-  std::filesystem::path db = o.db.empty() ? default_database_path() : std::filesystem::path(o.db);
-  out.database = db.string();
-  SubmissionRecord s = record_of(r, o.user.empty() ? default_user_name() : o.user);
-  try {
-    Leaderboard board(db);
-    Recorded recorded = board.record(s);
-    out.submission_id = recorded.id;
-    out.rank = recorded.rank;
-    out.ranked = recorded.ranked;
-    out.recorded = true;
-  } catch (const std::exception& e) {
-    out.error = e.what();
-    for (const auto& dir : {db.parent_path() / "pending", cache_dir() / "pending"}) {
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      auto file = dir / fmt::format("{}-{}-{}.json", s.challenge, utc_stamp(), s.source_hash.substr(0, 12));
-      std::ofstream f(file);
-      f << to_json(s).dump(2);
-      if (f) {
-        out.saved_to = file.string();
-        break;
-      }
-    }
-  }
-  return out;
-}
 
 // The GPU's ceilings for speed-of-light and the physical floor: measured the first time this GPU is seen.
 std::optional<Calibration> calibration_for(const GlobalOptions& g, const JudgeOptions& jo) {
@@ -169,7 +103,9 @@ int run_judge(const GlobalOptions& g, const RunOptions& o) {
     JudgeReport r = judge_submission(c, o.source, jo);
     line.finish();
     RecordOutcome rec;
-    if (o.mode == Mode::submit && r.accepted()) rec = record(r, o);
+    if (o.mode == Mode::submit && r.accepted())
+      rec = record_submission(r, o.user.empty() ? default_user_name() : o.user,
+                              o.db.empty() ? default_database_path() : std::filesystem::path(o.db));
     rep.judge_result(r, o.source, rec, std::cout);
     return r.accepted() ? kExitOk : kExitRejected;
   });

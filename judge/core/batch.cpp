@@ -1,0 +1,117 @@
+#include "judge/core/batch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "judge/core/error.hpp"
+
+namespace judge {
+
+namespace fs = std::filesystem;
+
+std::vector<BatchEntry> collect_submissions(const std::vector<std::string>& paths, NameFrom name_from) {
+  std::vector<fs::path> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    const fs::path path(p);
+    if (fs::is_directory(path, ec)) {
+      std::vector<fs::path> found;
+      for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file() && it->path().extension() == ".cu") found.push_back(it->path());
+      if (ec) JUDGE_THROW(Error, "cannot read the directory {}: {}", p, ec.message());
+      if (found.empty()) JUDGE_THROW(Error, "{} holds no .cu file: nothing to judge there", p);
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::is_regular_file(path, ec)) {
+      if (path.extension() != ".cu") JUDGE_THROW(Error, "{} is not a .cu file", p);
+      files.push_back(path);
+    } else {
+      JUDGE_THROW(Error, "{} does not exist", p);
+    }
+  }
+  std::vector<BatchEntry> out;
+  std::map<std::string, int> seen;
+  for (const auto& f : files) {
+    std::string name = name_from == NameFrom::folder ? fs::absolute(f).parent_path().filename().string()
+                                                     : f.stem().string();
+    if (name.empty()) name = f.stem().string();
+    int n = ++seen[name];
+    if (n > 1) name += fmt::format("-{}", n);
+    out.push_back({f, name});
+  }
+  return out;
+}
+
+std::vector<int> parse_gpus(const std::string& spec, int device_count) {
+  if (device_count <= 0) JUDGE_THROW(Error, "no CUDA device is present: nothing can be judged");
+  std::vector<int> out;
+  if (spec == "all") {
+    for (int d = 0; d < device_count; ++d) out.push_back(d);
+    return out;
+  }
+  std::vector<std::string> items(1);
+  for (char ch : spec) {
+    if (ch == ',') items.emplace_back();
+    else items.back() += ch;
+  }
+  std::set<int> used;
+  for (const std::string& item : items) {
+    int d = -1;
+    std::size_t end = 0;
+    try {
+      d = std::stoi(item, &end);
+    } catch (const std::exception&) {
+      end = 0;
+    }
+    if (end == 0 || end != item.size() || d < 0)
+      JUDGE_THROW(Error, "--gpus: '{}' is not a GPU ordinal; give 'all' or ordinals like 0,2", item);
+    if (d >= device_count)
+      JUDGE_THROW(Error, "--gpus: there is no GPU {} ({} present: 0 to {})", d, device_count, device_count - 1);
+    if (!used.insert(d).second) JUDGE_THROW(Error, "--gpus: GPU {} is named twice", d);
+    out.push_back(d);
+  }
+  if (out.empty()) JUDGE_THROW(Error, "--gpus: no GPU given; give 'all' or ordinals like 0,2");
+  return out;
+}
+
+std::vector<BatchResult> run_batch(const Challenge& challenge, const std::vector<BatchEntry>& entries,
+                                   const BatchPlan& plan, const std::function<void(const BatchResult&)>& on_done) {
+  std::vector<BatchResult> results(entries.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex done_mutex;
+  // Each thread judges one entry at a time on its GPU; judge_submission waits for its worker, so the threads outlive
+  // their children (the workers die with the thread that forked them: process.cpp).
+  auto judge_on = [&](int device) {
+    JudgeOptions o = plan.options;
+    o.device = device;
+    auto cal = plan.calibration.find(device);
+    o.calibration = cal != plan.calibration.end() ? cal->second : std::nullopt;
+    for (std::size_t i; (i = next.fetch_add(1)) < entries.size();) {
+      BatchResult r{i, entries[i], device, JudgeReport{}};
+      o.lock_holder = fmt::format("judge batch ({})", entries[i].name);
+      try {
+        r.report = judge_submission(challenge, entries[i].source, o);
+      } catch (const std::exception& e) {
+        r.report.challenge = challenge.id;
+        r.report.mode = Mode::submit;
+        r.report.verdict = Verdict::internal_error;
+        r.report.message = e.what();
+      }
+      std::lock_guard<std::mutex> lock(done_mutex);
+      results[i] = r;
+      if (on_done) on_done(results[i]);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int device : plan.gpus)
+    for (int k = 0; k < std::max(1, plan.runs_per_gpu); ++k) threads.emplace_back(judge_on, device);
+  for (auto& t : threads) t.join();
+  return results;
+}
+
+}  // namespace judge

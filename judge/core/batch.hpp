@@ -1,0 +1,52 @@
+#pragma once
+// `judge batch`: many submissions of one challenge, judged as `judge submit` judges one, spread over the GPUs of the
+// host. Each GPU runs a few judging runs at once: their builds and functional tests overlap, while the GPU's timing
+// lock (gpu_lock.hpp) lets one of them time at a time, so every score is measured on a GPU of its own. No CUDA here.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "judge/core/judging.hpp"
+
+namespace judge {
+
+struct BatchEntry {
+  std::filesystem::path source;
+  std::string name;  // the leaderboard name
+};
+
+enum class NameFrom { file, folder };
+
+// The files given, and every *.cu under the directories given (recursively, in path order), each named by its file
+// name without .cu (NameFrom::file) or by the folder that holds it (NameFrom::folder: one folder per student).
+// A name met twice gets "-2", "-3", ... Throws Error naming a path that does not exist, a file that is not .cu,
+// or a directory with no .cu in it.
+std::vector<BatchEntry> collect_submissions(const std::vector<std::string>& paths, NameFrom name_from);
+
+// "all" or a comma-separated list of ordinals ("0,2"), each below device_count, without repeats.
+// Throws Error saying which entry is wrong and how many GPUs there are.
+std::vector<int> parse_gpus(const std::string& spec, int device_count);
+
+struct BatchResult {
+  std::size_t index = 0;  // of the entry
+  BatchEntry entry;
+  int device = 0;
+  JudgeReport report;
+};
+
+struct BatchPlan {
+  std::vector<int> gpus;
+  int runs_per_gpu = 2;  // judging runs in flight per GPU (one times while the other builds and tests)
+  // The options of every run; device and calibration are set per GPU.
+  JudgeOptions options;
+  std::map<int, std::optional<Calibration>> calibration;  // per GPU ordinal
+};
+
+// Judges every entry; on_done is called (serialised, from the worker threads) as each finishes, in completion
+// order. The results come back in the entries' order.
+std::vector<BatchResult> run_batch(const Challenge& challenge, const std::vector<BatchEntry>& entries,
+                                   const BatchPlan& plan, const std::function<void(const BatchResult&)>& on_done);
+
+}  // namespace judge
