@@ -3,6 +3,7 @@
 // of the host; a line per submission as it finishes, then a summary table, or one JSON document.
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include <unistd.h>
 
@@ -24,7 +25,7 @@ struct BatchOptions {
   std::vector<std::string> paths;
   std::string gpus = "all";
   std::string name_from = "file";
-  int runs_per_gpu = 2;
+  int runs_per_gpu = 4;
   std::string db;
   double budget_s = 0;
   int min_samples = 0;
@@ -62,6 +63,13 @@ int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
     jo.worker = worker_path();
     ProbeResult probe = probe_devices(jo.worker);
     plan.gpus = parse_gpus(o.gpus, static_cast<int>(probe.devices.size()));
+    // Build ahead on half the cores (the rest start workers and check outputs), for each architecture in use.
+    plan.build_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+    for (int d : plan.gpus) {
+      const std::string arch = o.arch.empty() ? probe.devices[d].arch() : o.arch;
+      if (std::find(plan.build_archs.begin(), plan.build_archs.end(), arch) == plan.build_archs.end())
+        plan.build_archs.push_back(arch);
+    }
     // Each GPU's ceilings, measured here (once per kind of GPU) rather than by runs that would wait for each other.
     for (int d : plan.gpus) {
       plan.calibration[d] = std::nullopt;
@@ -158,7 +166,7 @@ void setup_batch(CLI::App& app, const GlobalOptions& g) {
   b->add_option("--name-from", o->name_from, "Leaderboard name of each submission: its file name (default) or the "
                                               "folder that holds it")
       ->check(CLI::IsMember({"file", "folder"}));
-  b->add_option("--runs-per-gpu", o->runs_per_gpu, "Judging runs in flight per GPU; one times at a time (default 2)")
+  b->add_option("--runs-per-gpu", o->runs_per_gpu, "Judging runs in flight per GPU; one times at a time (default 4)")
       ->check(CLI::Range(1, 16));
   b->add_option("--db", o->db, "Leaderboard database file")->envname("JUDGE_DB");
   b->add_option("--budget", o->budget_s, "Seconds of timed calls per benchmark case, at most (default 3)")

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "judge/core/build.hpp"
 #include "judge/core/error.hpp"
 
 namespace judge {
@@ -107,7 +108,27 @@ std::vector<BatchResult> run_batch(const Challenge& challenge, const std::vector
       if (on_done) on_done(results[i]);
     }
   };
+  // Building ahead: the same requests judge_submission makes, so its own build finds them in the cache. A run that
+  // gets to an entry first builds it itself (the cache copes with two builders of one key).
+  std::atomic<std::size_t> next_build{0};
+  auto build_ahead = [&] {
+    for (std::size_t i; (i = next_build.fetch_add(1)) < entries.size();) {
+      for (const auto& arch : plan.build_archs) {
+        BuildRequest req;
+        req.source = entries[i].source;
+        req.arch = arch;
+        req.cache_dir = plan.options.cache_dir;
+        req.extra_flags = plan.options.nvcc_flags;
+        try {
+          build_solution(challenge, req);
+        } catch (const std::exception&) {
+          // The run's own build meets the same problem and reports it as that submission's verdict.
+        }
+      }
+    }
+  };
   std::vector<std::thread> threads;
+  for (int k = 0; k < plan.build_threads && !plan.build_archs.empty(); ++k) threads.emplace_back(build_ahead);
   for (int device : plan.gpus)
     for (int k = 0; k < std::max(1, plan.runs_per_gpu); ++k) threads.emplace_back(judge_on, device);
   for (auto& t : threads) t.join();

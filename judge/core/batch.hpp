@@ -38,7 +38,13 @@ struct BatchResult {
 
 struct BatchPlan {
   std::vector<int> gpus;
-  int runs_per_gpu = 2;  // judging runs in flight per GPU (one times while the other builds and tests)
+  // Judging runs in flight per GPU: one times while the others start workers and run functional tests. A small
+  // challenge's timed phase is a fraction of a run, so it takes several to keep the GPU's timer busy.
+  int runs_per_gpu = 4;
+  // Compile ahead: this many threads build the submissions (into the build cache, for these architectures) while
+  // the first runs start, so nvcc is rarely on a run's path. 0: no building ahead.
+  int build_threads = 0;
+  std::vector<std::string> build_archs;
   // The options of every run; device and calibration are set per GPU.
   JudgeOptions options;
   std::map<int, std::optional<Calibration>> calibration;  // per GPU ordinal

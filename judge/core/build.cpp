@@ -1,6 +1,7 @@
 #include "judge/core/build.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -171,7 +172,10 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
   if (ec)
     JUDGE_THROW(Error, "cannot create the build cache {}: {} (set JUDGE_CACHE_DIR to a writable directory)",
                 (request.cache_dir / "builds").string(), ec.message());
-  fs::path tmp = request.cache_dir / "builds" / fmt::format("{}.tmp-{}", digest.substr(0, 32), ::getpid());
+  // Private to this build: judges are processes, but one judge may build on several threads (`judge batch`).
+  static std::atomic<unsigned> builds_started{0};
+  fs::path tmp = request.cache_dir / "builds" /
+                 fmt::format("{}.tmp-{}-{}", digest.substr(0, 32), ::getpid(), builds_started.fetch_add(1));
   fs::remove_all(tmp, ec);
   fs::create_directories(tmp);
   write_text(tmp / "glue.cu", glue);

@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -135,6 +136,26 @@ TEST_F(Build, GoodSourceBuildsAndIsCachedByContent) {
   ASSERT_TRUE(changed.ok);
   EXPECT_FALSE(changed.cached);
   EXPECT_NE(changed.library, first.library);
+}
+
+// `judge batch` builds on several threads of one process, and may build one source on two of them at once: each
+// build needs a private directory of its own (a per-process one made the second nvcc lose its output).
+TEST_F(Build, TwoThreadsBuildingTheSameSourceBothSucceed) {
+  auto path = dir_ / "solve.cu";
+  write_file(path, kGood);
+  judge::BuildRequest req;
+  req.source = path;
+  req.arch = "sm_75";
+  req.cache_dir = dir_ / "cache";
+  req.nvcc = nvcc_;
+  judge::BuildResult a, b;
+  std::thread other([&] { b = judge::build_solution(challenge_, req); });
+  a = judge::build_solution(challenge_, req);
+  other.join();
+  EXPECT_TRUE(a.ok) << a.diagnostics;
+  EXPECT_TRUE(b.ok) << b.diagnostics;
+  EXPECT_EQ(a.library, b.library);
+  EXPECT_TRUE(std::filesystem::exists(a.library));
 }
 
 // A solve() body for vector_add, after the declaration under test.
