@@ -14,6 +14,7 @@
 
 #include "judge/core/error.hpp"
 #include "judge/core/ncu.hpp"
+#include "judge/core/profile.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -196,6 +197,26 @@ TEST(NcuCommand, ImportPrintsTheRawPageInBaseUnits) {
   EXPECT_EQ(judge::ncu_import_command("ncu", "/r/x.ncu-rep"),
             (std::vector<std::string>{"ncu", "--import", "/r/x.ncu-rep", "--csv", "--page", "raw", "--print-units",
                                       "base"}));
+}
+
+TEST(NcuCommand, ReportPath) {
+  fs::path d = judge::profile_report_path("", "vector_add", "N_25000000");
+  EXPECT_TRUE(d.is_absolute());
+  EXPECT_EQ(d.filename(), "vector_add-N_25000000.ncu-rep");
+  EXPECT_EQ(d.parent_path(), fs::current_path());
+  EXPECT_EQ(judge::profile_report_path("/x/mine", "a", "b"), fs::path("/x/mine.ncu-rep"));  // as ncu would name it
+  EXPECT_EQ(judge::profile_report_path("/x/mine.ncu-rep", "a", "b"), fs::path("/x/mine.ncu-rep"));
+}
+
+TEST(NcuCommand, DefaultCaseIsTheFirstBenchmarkElseTheFirstTest) {
+  judge::Challenge c;
+  c.id = "x";
+  c.tests.push_back({"t1", "", {}, {}, std::nullopt});
+  EXPECT_EQ(judge::default_profile_case(c), "t1");
+  c.benchmarks.push_back({"big", "", {}, {}, std::nullopt});
+  c.benchmarks.push_back({"bigger", "", {}, {}, std::nullopt});
+  EXPECT_EQ(judge::default_profile_case(c), "big");
+  EXPECT_THROW(judge::default_profile_case(judge::Challenge{}), judge::Error);
 }
 
 // ---- ncu's failures -------------------------------------------------------------------------------------------------
