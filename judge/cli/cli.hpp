@@ -40,5 +40,6 @@ void setup_leaderboard(CLI::App& app, const GlobalOptions& g);
 void setup_calibrate(CLI::App& app, const GlobalOptions& g);
 void setup_report(CLI::App& app, const GlobalOptions& g);
 void setup_batch(CLI::App& app, const GlobalOptions& g);
+void setup_profile(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace judge::cli

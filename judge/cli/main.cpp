@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   setup_calibrate(app, g);
   setup_report(app, g);
   setup_batch(app, g);
+  setup_profile(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

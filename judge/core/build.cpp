@@ -35,35 +35,12 @@ void write_text(const fs::path& p, const std::string& text) {
   if (!out) JUDGE_THROW(Error, "cannot write {}: is the disk full or the directory read-only?", p.string());
 }
 
-struct Captured {
-  ExitStatus status;
-  std::string output;
-  bool timed_out = false;
-};
-
-Captured run_captured(const std::vector<std::string>& argv, std::size_t limit = 1 << 20) {
+// nvcc, run to its end; what it prints is the build's diagnostics.
+Captured run_nvcc(const std::vector<std::string>& argv) {
   SpawnOptions opt;
   opt.argv = argv;
-  opt.output_limit = limit;
-  ChildProcess child = ChildProcess::spawn(opt);
-  auto deadline = Clock::now() + kCompileLimit;
-  std::string line;
-  Captured c;
-  // nvcc sends nothing on the message pipe; this just waits for it to close (exit) or the deadline.
-  while (true) {
-    auto next = child.next_message(line, deadline);
-    if (next == ChildProcess::Next::closed) break;
-    if (next == ChildProcess::Next::timeout) {
-      c.timed_out = true;
-      child.kill_group();
-      break;
-    }
-  }
-  c.status = child.wait(Clock::now() + std::chrono::seconds(10));
-  c.output = child.output();
-  if (child.output_dropped())
-    c.output += "\n[judge: " + std::to_string(child.output_dropped()) + " more bytes of compiler output dropped]\n";
-  return c;
+  opt.output_limit = 1 << 20;
+  return run_captured(opt, kCompileLimit);
 }
 
 bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; }
@@ -111,7 +88,7 @@ std::string find_nvcc() {
 }
 
 std::string nvcc_version(const std::string& nvcc) {
-  Captured c = run_captured({nvcc, "--version"});
+  Captured c = run_nvcc({nvcc, "--version"});
   if (!c.status.ok()) JUDGE_THROW(Error, "`{} --version` failed ({}): {}", nvcc, c.status.describe(), c.output);
   std::istringstream in(c.output);
   std::string line, release;
@@ -183,7 +160,7 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
   std::vector<std::string> tmp_argv = {nvcc};
   for (auto& a : nvcc_arguments(request.arch, tmp / "glue.cu", tmp / "solution.so", request.extra_flags))
     tmp_argv.push_back(a);
-  Captured c = run_captured(tmp_argv);
+  Captured c = run_nvcc(tmp_argv);
   // nvcc names the glue by its path in a private directory that is gone once the build ends; its name is enough.
   result.diagnostics = replace_all(c.output, tmp.string() + "/", "");
   if (c.timed_out) result.diagnostics += "\n[judge: nvcc did not finish within 5 minutes and was stopped]\n";

@@ -67,16 +67,7 @@ json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o
     // Named cases run as checked calls without timing, benchmarks included (the worker finds them among either):
     // that is how a failure in submit is replayed.
     for (const auto& name : o.cases) {
-      bool found = false;
-      for (const auto* list : {&ch.tests, &ch.benchmarks})
-        for (const auto& c : *list)
-          if (c.name == name) found = true;
-      if (!found) {
-        std::string known;
-        for (const auto* list : {&ch.tests, &ch.benchmarks})
-          for (const auto& c : *list) known += (known.empty() ? "" : ", ") + c.name;
-        JUDGE_THROW(Error, "challenge '{}' has no case named '{}'; its cases are: {}", ch.id, name, known);
-      }
+      require_case(ch, name);
       tests.push_back(name);
     }
   }
@@ -225,7 +216,7 @@ class WorkerSession {
   }
 
   // compute-sanitizer makes kernels and CUDA calls one to two orders of magnitude slower.
-  double slowdown() const { return o_.sanitize ? 50.0 : 1.0; }
+  double slowdown() const { return o_.sanitize ? 50.0 : o_.wrapper ? o_.wrapper->slowdown : 1.0; }
   double timeout_s() const { return o_.timeout_s.value_or(ch_.timeout_s) * slowdown(); }
 
   void fail(Verdict v, const std::string& message) {
@@ -294,6 +285,16 @@ void read_sanitizer_log(JudgeReport& r, const fs::path& log, const fs::path& sou
 }
 
 }  // namespace
+
+void require_case(const Challenge& ch, const std::string& name) {
+  for (const auto* list : {&ch.tests, &ch.benchmarks})
+    for (const auto& c : *list)
+      if (c.name == name) return;
+  std::string known;
+  for (const auto* list : {&ch.tests, &ch.benchmarks})
+    for (const auto& c : *list) known += (known.empty() ? "" : ", ") + c.name;
+  JUDGE_THROW(Error, "challenge '{}' has no case named '{}'; its cases are: {}", ch.id, name, known);
+}
 
 std::uint64_t random_seed() {
   std::random_device rd;
@@ -377,6 +378,11 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   JobFile job(o.cache_dir / "jobs", job_json);
   std::vector<std::string> prefix;
   fs::path sanitizer_log;
+  if (o.wrapper) {
+    if (o.sanitize || o.mode != Mode::run)
+      throw Error("internal error: a tool around the worker only goes with `judge run`, without --sanitize");
+    prefix = o.wrapper->prefix;
+  }
   if (o.sanitize) {
     r.sanitizer_tool = o.sanitize;
     sanitizer_log = job.path().string() + ".sanitizer.log";

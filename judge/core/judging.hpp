@@ -40,6 +40,14 @@ struct JudgeOptions {
   std::optional<Calibration> calibration;
   // Run the functional cases under compute-sanitizer with this tool (run only).
   std::optional<SanitizerTool> sanitize;
+  // Run the worker under another tool (`judge profile`: Nsight Compute), whose argv goes in front of the worker's;
+  // every deadline is stretched by `slowdown`. Run mode only: the tool needs the CUDA tools interface, which the
+  // worker leaves alone when it times nothing.
+  struct Wrapper {
+    std::vector<std::string> prefix;
+    double slowdown = 1;
+  };
+  std::optional<Wrapper> wrapper;
   // submit: who holds the GPU's timing lock while the benchmarks run, as waiters see it ("judge submit by alice").
   std::string lock_holder;
   // Told what the run is waiting for (another judge timing on the GPU), as it happens. May be empty.
@@ -100,6 +108,9 @@ double score_of(const std::vector<CaseResult>& cases);
 
 // A fresh secret seed (std::random_device), for submit and for run without --seed.
 std::uint64_t random_seed();
+
+// Throws Error naming the challenge's cases when it has none called `name` (tests and benchmarks both count).
+void require_case(const Challenge& challenge, const std::string& name);
 
 JudgeReport judge_submission(const Challenge& challenge, const std::filesystem::path& source,
                              const JudgeOptions& options);

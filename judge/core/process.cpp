@@ -569,4 +569,26 @@ ExitStatus ChildProcess::wait(Clock::time_point deadline) {
   return status_;
 }
 
+Captured run_captured(const SpawnOptions& options, Clock::duration limit) {
+  ChildProcess child = ChildProcess::spawn(options);
+  auto deadline = Clock::now() + limit;
+  std::string line;
+  Captured c;
+  // Such tools send nothing on the message pipe; this just waits for it to close (exit) or the deadline.
+  while (true) {
+    auto next = child.next_message(line, deadline);
+    if (next == ChildProcess::Next::closed) break;
+    if (next == ChildProcess::Next::timeout) {
+      c.timed_out = true;
+      child.kill_group();
+      break;
+    }
+  }
+  c.status = child.wait(Clock::now() + std::chrono::seconds(10));
+  c.output = child.output();
+  if (child.output_dropped())
+    c.output += "\n[judge: " + std::to_string(child.output_dropped()) + " more bytes of output dropped]\n";
+  return c;
+}
+
 }  // namespace judge

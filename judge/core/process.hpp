@@ -86,4 +86,12 @@ class ChildProcess {
   std::size_t output_dropped_ = 0;
 };
 
+// A command run to its end, for tools that only print (nvcc, ncu --import): its exit status and merged output.
+struct Captured {
+  ExitStatus status;
+  std::string output;      // at most options.output_limit bytes, then a line saying how many more were dropped
+  bool timed_out = false;  // still running after `limit`: it was killed
+};
+Captured run_captured(const SpawnOptions& options, std::chrono::steady_clock::duration limit);
+
 }  // namespace judge

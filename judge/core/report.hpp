@@ -11,6 +11,7 @@
 #include "judge/core/html_report.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/leaderboard.hpp"
+#include "judge/core/profile.hpp"
 
 namespace judge {
 
@@ -48,6 +49,8 @@ class Reporter {
                            std::ostream& out) = 0;
   // `judge report` wrote its page to `file`: what it covers, and why some charts have no roofs.
   virtual void html_report_written(const ReportData& data, const std::string& file, std::ostream& out) = 0;
+  // `judge profile` of an accepted call: per kernel solve() launched, what Nsight Compute measured, and the report.
+  virtual void profile(const ProfileReport& p, const std::string& source, std::ostream& out) = 0;
   virtual void error(const std::string& message, std::ostream& out) = 0;
 };
 

@@ -206,6 +206,52 @@ class ConsoleReporter final : public Reporter {
     for (const auto& note : data.notes) out << "  note: " << note << "\n";
   }
 
+  void profile(const ProfileReport& p, const std::string& source, std::ostream& out) override {
+    const JudgeReport& r = p.run;
+    out << paint(fmt::format("{} · {} · case {}", r.challenge, source, p.case_name), fmt::emphasis::bold) << "\n";
+    if (r.device) out << fmt::format("GPU      {} ({})\n", r.device->name, r.device->arch());
+    out << fmt::format("ncu      {}\n", p.ncu);
+    out << fmt::format("{} launched by solve() in one checked call (accepted). Nsight Compute locks the clocks to "
+                       "base and flushes the caches, so durations read longer than `judge submit`'s.\n",
+                       p.kernels.size() == 1 ? std::string("1 kernel") : fmt::format("{} kernels", p.kernels.size()));
+    for (const auto& k : p.kernels) {
+      out << "\n" << paint(k.name, fmt::emphasis::bold) << "\n";
+      auto row = [&](const char* what, const std::string& text) { out << fmt::format("  {:<12} {}\n", what, text); };
+      row("duration", k.duration_ns ? format_duration_ms(*k.duration_ns / 1e6) : "n/a");
+      std::string throughput = fmt::format("DRAM {} · memory {} · compute (SM) {} of peak", pct(k.dram_pct),
+                                           pct(k.memory_pct), pct(k.sm_pct));
+      std::string limit = limiter(k);
+      if (limit == "memory") throughput += " → " + paint("memory-bound", fmt::emphasis::bold);
+      else if (limit == "compute") throughput += " → " + paint("compute-bound", fmt::emphasis::bold);
+      else if (limit == "latency")
+        throughput += " → " + paint("latency-bound", fmt::emphasis::bold) +
+                      " (neither reaches 60%: too few warps, or warps waiting; see occupancy and stalls)";
+      row("throughput", throughput);
+      row("occupancy", fmt::format("achieved {} of a theoretical {}", pct(k.achieved_occupancy_pct),
+                                   pct(k.theoretical_occupancy_pct)));
+      row("L2 hit rate", pct(k.l2_hit_pct));
+      row("launch", fmt::format("grid {} = {} of {} = {}; {} registers/thread; shared memory {} static + {} dynamic "
+                                "per block",
+                                k.grid_dims.empty() ? "?" : k.grid_dims, count(k.grid_size, "block"),
+                                k.block_dims.empty() ? "?" : k.block_dims, count(k.block_size, "thread"),
+                                count(k.registers_per_thread), bytes(k.shared_static_bytes),
+                                bytes(k.shared_dynamic_bytes)));
+      if (k.top_stalls.empty()) row("stalls", "n/a");
+      for (std::size_t i = 0; i < k.top_stalls.size(); ++i) {
+        const StallReason& st = k.top_stalls[i];
+        row(i == 0 ? "top stalls" : "", fmt::format("{} ({:.3g} cycles per instruction, {:.0f}% of warp time)",
+                                                    describe_stall(st.reason), st.cycles, st.share_pct));
+      }
+    }
+    out << "\n";
+    if (static_cast<int>(p.kernels.size()) >= p.max_kernels)
+      out << paint(fmt::format("note: only the first {} kernels were profiled; --max-kernels raises the limit\n",
+                               p.max_kernels),
+                   fg(fmt::terminal_color::yellow));
+    out << fmt::format("report   {} (open it in Nsight Compute's GUI: ncu-ui {})\n", p.report.string(),
+                       shell_quote(p.report.string()));
+  }
+
   void error(const std::string& message, std::ostream& out) override {
     out << paint("error: ", fg(fmt::terminal_color::red) | fmt::emphasis::bold) << message << "\n";
   }
@@ -213,6 +259,18 @@ class ConsoleReporter final : public Reporter {
  private:
   std::string paint(const std::string& s, fmt::text_style style) const {
     return color_ ? fmt::format(style, "{}", s) : s;
+  }
+
+  static std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : "n/a"; }
+  static std::string count(const std::optional<double>& v, const std::string& unit = "") {
+    if (!v) return unit.empty() ? "n/a" : "n/a " + unit + "s";
+    if (unit.empty()) return fmt::format("{:.0f}", *v);
+    return fmt::format("{:.0f} {}{}", *v, unit, *v == 1 ? "" : "s");
+  }
+  static std::string bytes(const std::optional<double>& v) {
+    if (!v) return "n/a";
+    if (*v >= 1024 && std::fmod(*v, 1024) == 0) return fmt::format("{:.0f} KiB", *v / 1024);
+    return fmt::format("{:.0f} B", *v);
   }
 
   static std::string scalars_text(const Case& c) {

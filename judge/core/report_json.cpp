@@ -124,6 +124,12 @@ class JsonReporter final : public Reporter {
          out);
   }
 
+  void profile(const ProfileReport& p, const std::string& source, std::ostream& out) override {
+    json j = to_json(p);
+    j["source"] = source;
+    emit(j, out);
+  }
+
   void error(const std::string& message, std::ostream& out) override { emit({{"error", message}}, out); }
 
  private:

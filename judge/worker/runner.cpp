@@ -8,7 +8,9 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nvtx3/nvToolsExt.h>
 
+#include "judge/core/ncu.hpp"
 #include "judge/core/output_diagnosis.hpp"
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
@@ -173,12 +175,36 @@ class CaseData {
   std::vector<void*> args_;
 };
 
+// The NVTX range around a solve() call: `judge profile` has Nsight Compute profile the kernels launched inside it
+// and none of the judge's own. Without a tool attached, pushing and popping costs a few nanoseconds of host time and
+// no GPU time, which is what is timed (CUPTI's records of the GPU's activity).
+class SolveRange {
+ public:
+  SolveRange() {
+    static nvtxDomainHandle_t domain = nvtxDomainCreateA(kNvtxDomain);
+    domain_ = domain;
+    nvtxEventAttributes_t attributes{};
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attributes.message.ascii = kNvtxSolveRange;
+    nvtxDomainRangePushEx(domain_, &attributes);
+  }
+  ~SolveRange() { nvtxDomainRangePop(domain_); }
+  SolveRange(const SolveRange&) = delete;
+  SolveRange& operator=(const SolveRange&) = delete;
+
+ private:
+  nvtxDomainHandle_t domain_;
+};
+
 // Calls solve() once and waits for everything it started. Any CUDA error it caused becomes SolveFailed.
 double call_solution(RunnerContext& ctx, CaseData& data, const std::string& case_name, int call_index) {
   cudaGetLastError();  // nothing of ours is pending; clear so what follows is the submission's
   ctx.messages.send({{"event", "call"}, {"case", case_name}, {"index", call_index}});
   auto t0 = Clock::now();
   try {
+    SolveRange range;
     ctx.solution.call(data.args());
   } catch (const std::exception& e) {
     throw SolveThrew{fmt::format("a C++ exception escaped solve(): {}", e.what())};

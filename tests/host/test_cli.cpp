@@ -796,6 +796,177 @@ TEST_F(Cli, RunWrongAnswerJson) {
   EXPECT_FALSE(j.contains("record"));
 }
 
+// ---- profile, under a fake Nsight Compute ----
+
+// A stand-in for ncu. `--import R ...` prints $FAKE_NCU_CSV; otherwise it reads its options up to the first word
+// that is not one (the worker's argv), appends its arguments to $FAKE_NCU_CALLS, and then per $FAKE_NCU: ok (writes
+// the report and ncu's usual log, runs the worker), perm (logs ERR_NVGPUCTRPERM, runs the worker: ncu does), none
+// (logs that no kernel was profiled, runs the worker), broken (rejects an option and never starts the worker) or
+// silent (exits without a word).
+const char* kFakeNcu = R"(#!/bin/bash
+echo "$*" >> "$FAKE_NCU_CALLS"
+if [ "$1" = --import ]; then cat "$FAKE_NCU_CSV"; exit 0; fi
+report= log=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --export) report=$2; shift 2 ;;
+    --log-file) log=$2; shift 2 ;;
+    --target-processes|--nvtx-include|--launch-count|--section) shift 2 ;;
+    --nvtx|--force-overwrite) shift ;;
+    -*) echo "fake ncu: unknown option $1" >&2; exit 9 ;;
+    *) break ;;
+  esac
+done
+case "$FAKE_NCU" in
+  perm) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0. For instructions on enabling permissions and to get more information see https://developer.nvidia.com/ERR_NVGPUCTRPERM' > "$log" ;;
+  none) echo '==WARNING== No kernels were profiled.' > "$log" ;;
+  broken) echo "==ERROR== unrecognised option '--nvtx-include'" > "$log"; exit 1 ;;
+  silent) exit 3 ;;
+  *) echo '==PROF== Connected to process 1' > "$log"; echo report > "$report" ;;
+esac
+exec "$@"
+)";
+
+// The raw page of two kernels (see tests/host/test_ncu.cpp for its layout).
+const char* kFakeRawPage = R"csv("ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","dram__throughput.avg.pct_of_peak_sustained_elapsed","gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed","gpu__time_duration.sum","launch__block_size","launch__grid_size","launch__registers_per_thread","launch__shared_mem_per_block_dynamic","launch__shared_mem_per_block_static","lts__t_sector_hit_rate.pct","sm__maximum_warps_per_active_cycle_pct","sm__throughput.avg.pct_of_peak_sustained_elapsed","sm__warps_active.avg.pct_of_peak_sustained_active","smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio","smsp__average_warps_issue_stalled_selected_per_issue_active.ratio"
+"","","","","","","","","","","","%","%","nsecond","","","register/thread","byte","byte","%","%","%","%","",""
+"0","9","judge-worker","h","void add_one<float, 4>(const float *, float *, int)","1","7","(256, 1, 1)","(4, 1, 1)","0","9.0","91.5","92","1,500","256","4","16","0","0","33.3","100","12","85","9","1"
+"1","9","judge-worker","h","tail(float *)","1","7","(32, 1, 1)","(1, 1, 1)","0","9.0","1","2","2,000","32","1","8","128","0","n/a","50","3","4","1","1"
+)csv";
+
+class Profile : public Cli {
+ protected:
+  void SetUp() override {
+    Cli::SetUp();
+    write_file(dir_ / "fake-ncu", kFakeNcu);
+    fs::permissions(dir_ / "fake-ncu", fs::perms::owner_all);
+    write_file(dir_ / "raw.csv", kFakeRawPage);
+    env_["JUDGE_NCU"] = (dir_ / "fake-ncu").string();
+    env_["FAKE_NCU_CSV"] = (dir_ / "raw.csv").string();
+    env_["FAKE_NCU_CALLS"] = (dir_ / "ncu-calls.txt").string();
+    env_["FAKE_JOB_COPY"] = (dir_ / "job.json").string();
+  }
+  std::string ncu_calls() const { return fs::exists(dir_ / "ncu-calls.txt") ? read_file(dir_ / "ncu-calls.txt") : ""; }
+};
+
+TEST_F(Profile, EachKernelSolveLaunchedAndTheReportKept) {
+  require_nvcc();
+  fs::path out = dir_ / "reports" / "mine";
+  fs::create_directories(out.parent_path());
+  auto r = judge({"profile", "vadd", (dir_ / "solve.cu").string(), "-o", out.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "vadd · " + (dir_ / "solve.cu").string() + " · case b1", r);  // the first benchmark
+  EXPECT_CONTAINS(r.out, "2 kernels launched by solve()", r);
+  EXPECT_CONTAINS(r.out, "void add_one<float, 4>(const float *, float *, int)", r);
+  EXPECT_CONTAINS(r.out, "1.5 µs", r);
+  EXPECT_CONTAINS(r.out, "DRAM 91.5% · memory 92.0% · compute (SM) 12.0% of peak → memory-bound", r);
+  EXPECT_CONTAINS(r.out, "achieved 85.0% of a theoretical 100.0%", r);
+  EXPECT_CONTAINS(r.out, "grid (4, 1, 1) = 4 blocks of (256, 1, 1) = 256 threads; 16 registers/thread", r);
+  EXPECT_CONTAINS(r.out, "long scoreboard: waiting for global or local memory (L1TEX) (9 cycles per instruction, "
+                         "90% of warp time)", r);
+  EXPECT_CONTAINS(r.out, "tail(float *)", r);
+  EXPECT_CONTAINS(r.out, "L2 hit rate  n/a", r);
+  EXPECT_CONTAINS(r.out, "shared memory 0 B static + 128 B dynamic", r);
+  EXPECT_CONTAINS(r.out, "report   " + out.string() + ".ncu-rep", r);
+  EXPECT_TRUE(fs::exists(out.string() + ".ncu-rep"));
+  // One checked call of b1, untimed (CUPTI left to ncu), the worker under ncu filtered to solve()'s range.
+  json job = json::parse(read_file(dir_ / "job.json"));
+  EXPECT_EQ(job.at("tests"), json::array({"b1"}));
+  EXPECT_EQ(job.at("benchmarks"), json::array());
+  EXPECT_EQ(job.at("calls"), 1);
+  EXPECT_EQ(job.at("cupti"), false);
+  std::string calls = ncu_calls();
+  EXPECT_CONTAINS(calls, "--nvtx --nvtx-include judge@solve/", calls);
+  EXPECT_CONTAINS(calls, "--export " + out.string() + ".ncu-rep --force-overwrite", calls);
+  EXPECT_CONTAINS(calls, (dir_ / "fake-worker").string() + " run --job ", calls);
+  EXPECT_CONTAINS(calls, "--import " + out.string() + ".ncu-rep --csv --page raw", calls);
+}
+
+TEST_F(Profile, Json) {
+  require_nvcc();
+  auto r = judge({"--json", "profile", "vadd", (dir_ / "solve.cu").string(), "--case", "t2", "--max-kernels", "2"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("case"), "t2");
+  EXPECT_EQ(j.at("verdict"), "accepted");
+  ASSERT_EQ(j.at("kernels").size(), 2u) << r;
+  const json& k = j["kernels"][0];
+  EXPECT_EQ(k.at("name"), "void add_one<float, 4>(const float *, float *, int)");
+  EXPECT_EQ(k.at("duration_ns"), 1500.0);
+  EXPECT_EQ(k.at("dram_throughput_pct"), 91.5);
+  EXPECT_EQ(k.at("limiter"), "memory");
+  EXPECT_EQ(k.at("top_stalls")[0].at("reason"), "long_scoreboard");
+  EXPECT_TRUE(j["kernels"][1].at("l2_hit_rate_pct").is_null());
+  EXPECT_EQ(j.at("more_kernels_possible"), true);  // as many kernels as --max-kernels allowed
+  fs::path report = j.at("report").get<std::string>();
+  EXPECT_EQ(report.filename(), "vadd-t2.ncu-rep");
+  EXPECT_TRUE(fs::exists(report)) << report;
+  EXPECT_CONTAINS(ncu_calls(), "--launch-count 2", r);
+  fs::remove(report);
+}
+
+TEST_F(Profile, NoPermissionForTheCountersSaysHowToGetIt) {
+  require_nvcc();
+  env_["FAKE_NCU"] = "perm";
+  auto r = judge({"profile", "vadd", (dir_ / "solve.cu").string(), "-o", (dir_ / "p").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "ERR_NVGPUCTRPERM", r);
+  EXPECT_CONTAINS(r.err, "NVreg_RestrictProfilingToAdminUsers=0", r);
+  EXPECT_CONTAINS(r.err, "https://developer.nvidia.com/ERR_NVGPUCTRPERM", r);
+  EXPECT_EQ(ncu_calls().find("--import"), std::string::npos) << ncu_calls();
+}
+
+TEST_F(Profile, WithoutNcuSaysHowToInstallIt) {
+  env_["JUDGE_NCU"] = (dir_ / "no-such-ncu").string();
+  auto r = judge({"profile", "vadd", (dir_ / "solve.cu").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "JUDGE_NCU is set to " + (dir_ / "no-such-ncu").string(), r);
+  r = judge({"--json", "profile", "vadd", (dir_ / "solve.cu").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(parse(r).at("error").get<std::string>(), "Nsight Compute", r);
+}
+
+TEST_F(Profile, AnUnknownCaseListsTheCasesBeforeBuilding) {
+  auto r = judge({"profile", "vadd", (dir_ / "solve.cu").string(), "--case", "t9"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "no case named 't9'; its cases are: t1, t2, b1, b2", r);
+  EXPECT_EQ(ncu_calls(), "");
+}
+
+TEST_F(Profile, ARejectedCallShowsItsVerdictAndProfilesNothing) {
+  require_nvcc();
+  env_["FAKE_SCENARIO"] = "wrong";
+  auto r = judge({"profile", "vadd", (dir_ / "solve.cu").string(), "-o", (dir_ / "p.ncu-rep").string()});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_CONTAINS(r.out, "✗ Wrong answer in case b1", r);
+  EXPECT_CONTAINS(r.out, "replay: judge run vadd", r);
+  EXPECT_EQ(r.out.find("launched by solve()"), std::string::npos) << r;
+  EXPECT_FALSE(fs::exists(dir_ / "p.ncu-rep")) << "a wrong answer's report is not kept";
+  EXPECT_EQ(ncu_calls().find("--import"), std::string::npos) << ncu_calls();
+}
+
+TEST_F(Profile, NoKernelInsideSolve) {
+  require_nvcc();
+  env_["FAKE_NCU"] = "none";
+  auto r = judge({"profile", "vadd", (dir_ / "solve.cu").string(), "-o", (dir_ / "p").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "profiled no kernel inside solve() on case b1", r);
+}
+
+TEST_F(Profile, NcuThatCannotStartTheWorkerIsNamed) {
+  require_nvcc();
+  env_["FAKE_NCU"] = "broken";
+  auto r = judge({"profile", "vadd", (dir_ / "solve.cu").string(), "-o", (dir_ / "p").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "did not start the judge's worker", r);
+  EXPECT_CONTAINS(r.err, "unrecognised option '--nvtx-include'", r);
+  env_["FAKE_NCU"] = "silent";  // not a verdict on the submission either
+  r = judge({"profile", "vadd", (dir_ / "solve.cu").string(), "-o", (dir_ / "p").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "did not start the judge's worker", r);
+  EXPECT_CONTAINS(r.err, "exited with code 3", r);
+}
+
 // ---- run with the real worker, on a machine without a GPU ----
 
 TEST_F(Cli, RunWithoutAGpuSaysSoAfterCompiling) {
