@@ -10,6 +10,7 @@
 #include "judge/core/catalog.hpp"
 #include "judge/core/html_report.hpp"
 #include "judge/core/judging.hpp"
+#include "judge/core/ladder.hpp"
 #include "judge/core/leaderboard.hpp"
 
 namespace judge {
@@ -48,6 +49,8 @@ class Reporter {
                            std::ostream& out) = 0;
   // `judge report` wrote its page to `file`: what it covers, and why some charts have no roofs.
   virtual void html_report_written(const ReportData& data, const std::string& file, std::ostream& out) = 0;
+  // `judge ladder`: every rung side by side; chart_file is where its chart was written (empty: none).
+  virtual void ladder(const Ladder& ladder, const std::string& chart_file, std::ostream& out) = 0;
   virtual void error(const std::string& message, std::ostream& out) = 0;
 };
 
