@@ -68,5 +68,6 @@ void setup_run(CLI::App& app, const GlobalOptions& g);  // run and submit
 void setup_leaderboard(CLI::App& app, const GlobalOptions& g);
 void setup_calibrate(CLI::App& app, const GlobalOptions& g);
 void setup_report(CLI::App& app, const GlobalOptions& g);
+void setup_ladder(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace judge::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   setup_leaderboard(app, g);
   setup_calibrate(app, g);
   setup_report(app, g);
+  setup_ladder(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
