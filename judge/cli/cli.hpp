@@ -5,9 +5,11 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "judge/core/progress_line.hpp"
 #include "judge/core/report.hpp"
 
 namespace judge::cli {
@@ -32,6 +34,35 @@ std::filesystem::path challenges_root(const GlobalOptions& g);
 // Runs body; an Error becomes a reported error and kExitError.
 int guarded(const GlobalOptions& g, const std::function<int(Reporter&)>& body);
 
+// The flags of the commands that judge a file (run, submit, ladder): how it is built and where it runs.
+struct BuildFlags {
+  double timeout_s = 0;  // 0: the challenge's
+  int device = 0;
+  std::string arch;
+  std::vector<std::string> nvcc_flags;
+  bool no_cupti = false;
+};
+// And of those that time it (submit, ladder): how.
+struct TimingFlags {
+  double budget_s = 0;  // 0: TimingPolicy's default, as for the others
+  int min_samples = 0;
+  double noise_pct = 0;
+  double warmup_s = 0;
+  bool no_reference_timing = false;
+  bool no_calibration = false;
+};
+void add_build_flags(CLI::App* sub, BuildFlags& f);
+void add_timing_flags(CLI::App* sub, TimingFlags& f);
+// Options to judge with these flags (Mode::run), with the cache and the worker.
+JudgeOptions judge_options(const BuildFlags& f);
+// Makes them `judge submit`'s: every test and the timed benchmarks, with the GPU's ceilings (measured the first time
+// this GPU is seen) unless --no-calibration.
+void add_timing(const GlobalOptions& g, const TimingFlags& f, JudgeOptions& jo);
+// The same without the calibration (`judge batch` calibrates each of its GPUs itself).
+void apply_timing_policy(const TimingFlags& f, JudgeOptions& jo);
+// On a terminal (never under --json), where the run is, on `line`, after `prefix`; waits are said on stderr.
+void show_progress(const GlobalOptions& g, ProgressLine& line, JudgeOptions& jo, const std::string& prefix = {});
+
 void setup_list(CLI::App& app, const GlobalOptions& g);
 void setup_show(CLI::App& app, const GlobalOptions& g);
 void setup_init(CLI::App& app, const GlobalOptions& g);
@@ -41,5 +72,6 @@ void setup_calibrate(CLI::App& app, const GlobalOptions& g);
 void setup_report(CLI::App& app, const GlobalOptions& g);
 void setup_batch(CLI::App& app, const GlobalOptions& g);
 void setup_profile(CLI::App& app, const GlobalOptions& g);
+void setup_ladder(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace judge::cli

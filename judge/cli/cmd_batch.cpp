@@ -27,12 +27,7 @@ struct BatchOptions {
   std::string name_from = "file";
   int runs_per_gpu = 4;
   std::string db;
-  double budget_s = 0;
-  int min_samples = 0;
-  double noise_pct = 0;
-  double warmup_s = 0;
-  bool no_calibration = false;
-  bool no_reference_timing = false;
+  TimingFlags timing;
   std::string arch;
   std::vector<std::string> nvcc_flags;
 };
@@ -51,14 +46,9 @@ int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
     BatchPlan plan;
     plan.runs_per_gpu = o.runs_per_gpu;
     JudgeOptions& jo = plan.options;
-    jo.mode = Mode::submit;
+    apply_timing_policy(o.timing, jo);
     jo.arch = o.arch;
     jo.nvcc_flags = o.nvcc_flags;
-    jo.time_reference = !o.no_reference_timing;
-    if (o.budget_s > 0) jo.timing.budget_s = o.budget_s;
-    if (o.min_samples > 0) jo.timing.min_samples = o.min_samples;
-    if (o.noise_pct > 0) jo.timing.target_noise_pct = o.noise_pct;
-    if (o.warmup_s > 0) jo.timing.warmup_s = o.warmup_s;
     jo.cache_dir = cache_dir();
     jo.worker = worker_path();
     ProbeResult probe = probe_devices(jo.worker);
@@ -73,7 +63,7 @@ int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
     // Each GPU's ceilings, measured here (once per kind of GPU) rather than by runs that would wait for each other.
     for (int d : plan.gpus) {
       plan.calibration[d] = std::nullopt;
-      if (o.no_calibration) continue;
+      if (o.timing.no_calibration) continue;
       try {
         plan.calibration[d] = ensure_calibration(jo.worker, probe.devices[d], !g.json && ::isatty(STDERR_FILENO),
                                                  std::cerr);
@@ -169,16 +159,7 @@ void setup_batch(CLI::App& app, const GlobalOptions& g) {
   b->add_option("--runs-per-gpu", o->runs_per_gpu, "Judging runs in flight per GPU; one times at a time (default 4)")
       ->check(CLI::Range(1, 16));
   b->add_option("--db", o->db, "Leaderboard database file")->envname("JUDGE_DB");
-  b->add_option("--budget", o->budget_s, "Seconds of timed calls per benchmark case, at most (default 3)")
-      ->check(CLI::PositiveNumber);
-  b->add_option("--min-samples", o->min_samples, "Timed calls per benchmark case, at least (default 10)")
-      ->check(CLI::PositiveNumber);
-  b->add_option("--noise", o->noise_pct, "Stop sampling once the relative noise is below this percentage")
-      ->check(CLI::PositiveNumber);
-  b->add_option("--warmup", o->warmup_s, "Seconds of warm-up calls per benchmark case (default 0.1)")
-      ->check(CLI::PositiveNumber);
-  b->add_flag("--no-calibration", o->no_calibration, "Do not measure or use the GPUs' ceilings");
-  b->add_flag("--no-reference-timing", o->no_reference_timing, "Skip timing the reference (no speedup column)");
+  add_timing_flags(b, o->timing);
   b->add_option("--arch", o->arch, "GPU architecture to compile for (default: each device's)");
   b->add_option("--nvcc-flag", o->nvcc_flags, "Extra flag for nvcc (repeatable)");
   b->callback([o, &g] { exit_code() = run_batch_command(g, *o); });

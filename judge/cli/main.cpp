@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   setup_report(app, g);
   setup_batch(app, g);
   setup_profile(app, g);
+  setup_ladder(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

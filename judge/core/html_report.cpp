@@ -80,9 +80,7 @@ void gather_saved(const std::vector<fs::path>& dirs, const ReportScope& scope, s
 
 // ---- drawing ----
 
-constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
-std::string colour(std::size_t i) { return kPalette[i % std::size(kPalette)]; }
+std::string colour(std::size_t i) { return svg::series_colour(i); }
 
 constexpr const char* kStyle = R"css(
 :root { --ink: #1d2330; --muted: #5f6b7a; --line: #d8dde4; --band: #f4f6f9; --accent: #2f6fb5; }
@@ -115,12 +113,7 @@ details.submission > summary .meta { font-weight: normal; margin-left: 8px; }
 .badge { display: inline-block; font-size: 11px; font-weight: 600; padding: 1px 7px; border-radius: 9px;
          background: #e7eef8; color: var(--accent); margin-left: 6px; }
 .badge.saved { background: #fbefdc; color: #94600f; }
-svg.chart { flex: none; background: #fff; }
-svg.chart .grid line { stroke: #e6e9ee; stroke-width: 1; }
-svg.chart .grid line.minor { stroke: #f2f4f7; }
-svg.chart .frame { fill: none; stroke: #9aa3ae; }
-svg.chart .tick-label { font-size: 11px; fill: var(--muted); }
-svg.chart .axis-label { font-size: 12.5px; fill: var(--ink); }
+svg.chart { flex: none; }
 svg.chart .roof { fill: none; stroke: #3a4352; stroke-width: 2; }
 svg.chart .roof.other { stroke: #9aa3ae; stroke-width: 1.3; stroke-dasharray: 5 4; }
 svg.chart .roof-label { font-size: 11px; fill: #3a4352; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
@@ -526,10 +519,10 @@ void ladders_section(const std::vector<LadderReport>& ladders, Page& page) {
     for (std::size_t i = 0; i < l.rungs.size(); ++i)
       if (positive(l.rungs[i].score_ms)) line.push_back({static_cast<double>(i), l.rungs[i].score_ms / 1e3});
     if (positive(l.reference_ms)) {
-      const double x0 = -0.5, x1 = static_cast<double>(names.size()) - 0.5;
-      chart.polyline({{x0, l.reference_ms / 1e3}, {x1, l.reference_ms / 1e3}}, "reference-line");
-      chart.text(x1, l.reference_ms / 1e3, fmt::format("reference {}", format_duration_ms(l.reference_ms)),
-                 "roof-label", svg::Anchor::end, -6, -5);
+      chart.hline(l.reference_ms / 1e3, "reference-line");
+      chart.text(static_cast<double>(names.size()) - 0.5, l.reference_ms / 1e3,
+                 fmt::format("reference {}", format_duration_ms(l.reference_ms)), "roof-label", svg::Anchor::end, -6,
+                 -5);
     }
     chart.polyline(line, "series", "stroke:" + colour(0));
     for (std::size_t i = 0; i < l.rungs.size(); ++i)
@@ -629,7 +622,7 @@ void write_html_report(const ReportData& data, std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>judge report</title>\n<style>"
-      << kStyle << "</style>\n</head>\n<body>\n<header>\n<h1>judge report</h1>\n";
+      << svg::base_stylesheet() << kStyle << "</style>\n</head>\n<body>\n<header>\n<h1>judge report</h1>\n";
   out << fmt::format("<p class=\"meta\">Generated {} UTC by judge {} from <code>{}</code>; GPU ceilings from "
                      "<code>{}</code>.</p>\n",
                      e(when(data.generated_at)), e(data.judge_version), e(data.database), e(data.calibration_file));

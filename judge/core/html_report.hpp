@@ -36,9 +36,9 @@ struct BoardReport {
   std::vector<SavedResult> saved;           // results saved beside the database, not in it
 };
 
-// The rungs of one optimisation ladder (submissions/<challenge>/N_name.cu) timed on one GPU. Written by
-// `judge ladder` (a later issue) once it stores its results; until then no ladder is gathered and the page has no
-// ladder section.
+// The rungs of one optimisation ladder (submissions/<challenge>/N_name.cu) timed on one GPU. For `judge ladder`'s
+// results once they are stored: today it prints and charts them (judge/core/ladder.hpp) but stores nothing, so no
+// ladder is gathered and the page has no ladder section.
 struct LadderRung {
   std::string name;  // "1_naive"
   double score_ms = 0;

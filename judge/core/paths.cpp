@@ -21,6 +21,16 @@ std::filesystem::path home() {
   return std::filesystem::temp_directory_path();
 }
 
+// A folder the judge ships (challenges/, submissions/): $variable, else installed beside the executable, else in the
+// source tree.
+std::filesystem::path shared_dir(const char* variable, const char* name) {
+  if (auto p = env(variable)) return *p;
+  auto installed = self_path().parent_path().parent_path() / "share" / "judge" / name;
+  std::error_code ec;
+  if (std::filesystem::is_directory(installed, ec)) return installed;
+  return std::filesystem::path(JUDGE_SOURCE_DIR) / name;
+}
+
 }  // namespace
 
 std::filesystem::path default_database_path() {
@@ -41,13 +51,9 @@ std::filesystem::path self_path() {
   return ec ? std::filesystem::path("judge") : p;
 }
 
-std::filesystem::path default_challenges_dir() {
-  if (auto p = env("JUDGE_CHALLENGES")) return *p;
-  auto installed = self_path().parent_path().parent_path() / "share" / "judge" / "challenges";
-  std::error_code ec;
-  if (std::filesystem::is_directory(installed, ec)) return installed;
-  return std::filesystem::path(JUDGE_SOURCE_DIR) / "challenges";
-}
+std::filesystem::path default_challenges_dir() { return shared_dir("JUDGE_CHALLENGES", "challenges"); }
+
+std::filesystem::path default_submissions_dir() { return shared_dir("JUDGE_SUBMISSIONS", "submissions"); }
 
 std::filesystem::path worker_path() {
   if (auto p = env("JUDGE_WORKER")) return *p;

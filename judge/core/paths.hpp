@@ -12,6 +12,9 @@ std::filesystem::path default_database_path();
 std::filesystem::path cache_dir();
 // $JUDGE_CHALLENGES, else <exe>/../share/judge/challenges if it exists, else the source tree's challenges/
 std::filesystem::path default_challenges_dir();
+// $JUDGE_SUBMISSIONS, else <exe>/../share/judge/submissions if it exists, else the source tree's submissions/
+// (the example ladders, one folder per challenge)
+std::filesystem::path default_submissions_dir();
 // judge-worker beside the running executable ($JUDGE_WORKER overrides)
 std::filesystem::path worker_path();
 // The running executable's path (/proc/self/exe).

@@ -10,6 +10,7 @@
 #include "judge/core/catalog.hpp"
 #include "judge/core/html_report.hpp"
 #include "judge/core/judging.hpp"
+#include "judge/core/ladder.hpp"
 #include "judge/core/leaderboard.hpp"
 #include "judge/core/profile.hpp"
 
@@ -51,6 +52,8 @@ class Reporter {
   virtual void html_report_written(const ReportData& data, const std::string& file, std::ostream& out) = 0;
   // `judge profile` of an accepted call: per kernel solve() launched, what Nsight Compute measured, and the report.
   virtual void profile(const ProfileReport& p, const std::string& source, std::ostream& out) = 0;
+  // `judge ladder`: every rung side by side; chart_file is where its chart was written (empty: none).
+  virtual void ladder(const Ladder& ladder, const std::string& chart_file, std::ostream& out) = 0;
   virtual void error(const std::string& message, std::ostream& out) = 0;
 };
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 #include "judge/core/report.hpp"
 
@@ -252,6 +253,65 @@ class ConsoleReporter final : public Reporter {
                        shell_quote(p.report.string()));
   }
 
+  void ladder(const Ladder& l, const std::string& chart_file, std::ostream& out) override {
+    const std::string unit(rate_unit(l.bound));
+    out << paint(l.gpu_name.empty() ? l.challenge : fmt::format("{} on {}", l.challenge, l.gpu_name),
+                 fmt::emphasis::bold)
+        << "\n";
+    const bool timed = l.accepted() > 0;
+    if (timed) {
+      out << fmt::format("{}-bound: rates in {}", to_string(l.bound), unit);
+      if (l.ceiling) out << fmt::format("; ceiling {} {:.0f} {}", l.ceiling->name, l.ceiling->rate, unit);
+      out << "\n";
+    }
+    out << "\n";
+    std::size_t w = 4;
+    for (const auto& c : l.cases) w = std::max(w, c.size());
+    if (timed)
+      out << fmt::format("  {:<{}} {:>10} {:>10} {:>5} {:>8} {:>8} {:>8}\n", "case", w, "median", unit, "SOL",
+                         "x prev", "x first", "x ref");
+    auto times = [](double x) { return x > 0 ? fmt::format("{:.2f}x", x) : std::string("-"); };
+    for (const auto& row : l.rows) {
+      out << paint(row.rung.name, fmt::emphasis::bold) << (row.rung.idea.empty() ? "" : "  " + row.rung.idea) << "\n";
+      if (!row.accepted()) {
+        const std::string where = row.failed_case.empty() ? "" : " in case " + row.failed_case;
+        out << "  " << paint(fmt::format("✗ {}{}", label(row.verdict), where), fg(fmt::terminal_color::red))
+            << (row.message.empty() ? "" : ": " + row.message) << "\n";
+        diagnostics_excerpt(row, l.challenge, out);
+        continue;
+      }
+      for (const auto& c : row.cells)
+        out << fmt::format("  {:<{}} {:>10} {:>10} {:>5} {:>8} {:>8} {:>8}\n", c.case_name, w,
+                           format_duration_ms(c.median_ms), c.rate > 0 ? fmt::format("{:.1f}", c.rate) : "-",
+                           c.sol_percent > 0 ? fmt::format("{:.0f}%", c.sol_percent) : "-", times(c.vs_previous),
+                           times(c.vs_first), times(c.vs_reference));
+    }
+    out << "\n";
+    if (timed)
+      out << fmt::format("  x prev: speedup over the previous accepted rung; x first: over {}; x ref: over the "
+                         "reference (its median / the rung's)\n",
+                         l.first);
+    const std::size_t n = l.rows.size(), accepted = l.accepted();
+    if (l.no_device()) {
+      const auto compiled = std::count_if(l.rows.begin(), l.rows.end(),
+                                          [](const LadderRow& r) { return r.verdict != Verdict::compile_error; });
+      out << paint("✗ No CUDA device is present, so no rung was run",
+                   fg(fmt::terminal_color::red) | fmt::emphasis::bold)
+          << fmt::format(": {} of {} rungs compile (a compile check only)\n", compiled, n);
+    } else if (accepted == n) {
+      out << paint(fmt::format("✓ all {} rungs accepted", n), fg(fmt::terminal_color::green) | fmt::emphasis::bold)
+          << "\n";
+    } else {
+      std::vector<std::string> rejected;
+      for (const auto& r : l.rows)
+        if (!r.accepted()) rejected.push_back(r.rung.name);
+      out << paint(fmt::format("✗ {} of {} rungs not accepted", n - accepted, n),
+                   fg(fmt::terminal_color::red) | fmt::emphasis::bold)
+          << ": " << fmt::format("{}", fmt::join(rejected, ", ")) << "\n";
+    }
+    if (!chart_file.empty()) out << "chart written to " << chart_file << "\n";
+  }
+
   void error(const std::string& message, std::ostream& out) override {
     out << paint("error: ", fg(fmt::terminal_color::red) | fmt::emphasis::bold) << message << "\n";
   }
@@ -376,6 +436,25 @@ class ConsoleReporter final : public Reporter {
       }
     }
     if (std::string replay = replay_command(r, source); !replay.empty()) out << "  replay: " << replay << "\n";
+  }
+
+  // The first lines of a rung's compiler output; `judge run` shows it all.
+  void diagnostics_excerpt(const LadderRow& row, const std::string& challenge, std::ostream& out) {
+    constexpr int kLines = 6;
+    std::istringstream in(row.diagnostics);
+    std::string line;
+    int shown = 0, more = 0;
+    while (std::getline(in, line)) {
+      if (shown < kLines) {
+        out << "    " << line << "\n";
+        ++shown;
+      } else {
+        ++more;
+      }
+    }
+    if (more)
+      out << fmt::format("    [{} more lines: judge run {} {} shows them all]\n", more, challenge,
+                         shell_quote(row.rung.file.string()));
   }
 
   bool color_;

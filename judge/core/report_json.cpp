@@ -130,6 +130,12 @@ class JsonReporter final : public Reporter {
     emit(j, out);
   }
 
+  void ladder(const Ladder& ladder, const std::string& chart_file, std::ostream& out) override {
+    json j = to_json(ladder);
+    j["chart"] = chart_file.empty() ? json(nullptr) : json(chart_file);
+    emit(j, out);
+  }
+
   void error(const std::string& message, std::ostream& out) override { emit({{"error", message}}, out); }
 
  private:

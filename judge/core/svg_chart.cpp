@@ -71,6 +71,24 @@ std::string utc_text(double t, const char* format) {
 
 }  // namespace
 
+std::string series_colour(std::size_t i) {
+  static constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                             "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+  return kPalette[i % std::size(kPalette)];
+}
+
+std::string_view base_stylesheet() {
+  return R"css(svg.chart { background: #fff; }
+svg.chart .background { fill: #fff; }
+svg.chart .grid line { stroke: #e6e9ee; stroke-width: 1; }
+svg.chart .grid line.minor { stroke: #f2f4f7; }
+svg.chart .frame { fill: none; stroke: #9aa3ae; }
+svg.chart .tick-label { font-size: 11px; fill: #5f6b7a; }
+svg.chart .axis-label { font-size: 12.5px; fill: #1d2330; }
+svg.chart .caption { font-size: 14px; font-weight: 600; fill: #1d2330; }
+)css";
+}
+
 std::string plain_label(double v) { return fmt::format("{:.6g}", v); }
 
 std::string si_label(double v) {
@@ -109,6 +127,29 @@ Axis log_axis(std::string title, double lo, double hi, const Labeller& label) {
       else
         a.minor.push_back(v);
     }
+  return a;
+}
+
+Axis linear_axis(std::string title, double lo, double hi, const Labeller& label) {
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    JUDGE_THROW(Error, "linear_axis '{}': the range [{}, {}] must be finite", title, lo, hi);
+  if (hi < lo) std::swap(lo, hi);
+  if (hi == lo) {  // a single value still gets a range around it (or, at zero, above it)
+    const double pad = lo == 0 ? 1 : std::fabs(lo) / 2;
+    hi += pad;
+    if (lo != 0) lo -= pad;
+  }
+  Axis a;
+  a.title = std::move(title);
+  const double step = series_ceil(kCoarse, (hi - lo) / 5);
+  a.lo = std::floor(lo / step + kSlack) * step;
+  a.hi = std::ceil(hi / step - kSlack) * step;
+  const long steps = std::lround((a.hi - a.lo) / step);
+  for (long k = 0; k <= steps; ++k) {
+    double v = a.lo + static_cast<double>(k) * step;
+    if (std::fabs(v) < step * kSlack) v = 0;  // not 1e-17 or -0
+    a.ticks.push_back({v, label(v)});
+  }
   return a;
 }
 
@@ -151,8 +192,11 @@ Axis category_axis(std::string title, const std::vector<std::string>& names) {
   return a;
 }
 
-Chart::Chart(std::string id, int width, int height, Axis x, Axis y)
-    : id_(std::move(id)), width_(width), height_(height), x_(std::move(x)), y_(std::move(y)) {}
+Chart::Chart(std::string id, int width, int height, Axis x, Axis y, std::string caption)
+    : id_(std::move(id)), width_(width), height_(height), x_(std::move(x)), y_(std::move(y)),
+      caption_(std::move(caption)) {
+  if (!caption_.empty()) top_ += 26;
+}
 
 double Chart::px(double x) const {
   const double f = x_.log ? std::log10(x / x_.lo) / std::log10(x_.hi / x_.lo) : (x - x_.lo) / (x_.hi - x_.lo);
@@ -170,6 +214,20 @@ void Chart::polyline(const std::vector<std::pair<double, double>>& points, std::
   for (const auto& [x, y] : points)
     coordinates += fmt::format("{}{},{}", coordinates.empty() ? "" : " ", number(px(x)), number(py(y)));
   clipped_ += fmt::format("<polyline class=\"{}\" points=\"{}\"{}/>\n", css_class, coordinates, style_markup(style));
+}
+
+void Chart::hline(double y, std::string_view css_class, std::string_view style) {
+  polyline({{x_.lo, y}, {x_.hi, y}}, css_class, style);
+}
+
+void Chart::bar(double x, double width, double y0, double y1, std::string_view css_class,
+                const Attributes& attributes, std::string_view title, std::string_view style) {
+  const double left = px(x - width / 2), right = px(x + width / 2);
+  const double top = std::min(py(y0), py(y1)), bottom = std::max(py(y0), py(y1));
+  const std::string tooltip = title.empty() ? std::string() : fmt::format("<title>{}</title>", html_escape(title));
+  clipped_ += fmt::format("<rect class=\"{}\"{}{} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">{}</rect>\n", css_class,
+                          attributes_markup(attributes), style_markup(style), number(left), number(top),
+                          number(right - left), number(bottom - top), tooltip);
 }
 
 void Chart::marker(double x, double y, Marker shape, std::string_view css_class, const Attributes& attributes,
@@ -195,22 +253,38 @@ void Chart::marker(double x, double y, Marker shape, std::string_view css_class,
 }
 
 void Chart::text(double x, double y, std::string_view content, std::string_view css_class, Anchor anchor, double dx,
-                 double dy, double angle_deg) {
+                 double dy, double angle_deg, std::string_view style) {
   const double tx = px(x) + dx, ty = py(y) + dy;
   const std::string rotate =
       angle_deg == 0 ? std::string()
                      : fmt::format(" transform=\"rotate({} {} {})\"", number(angle_deg), number(tx), number(ty));
-  overlay_ += fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" text-anchor=\"{}\"{}>{}</text>\n", css_class,
-                         number(tx), number(ty), anchor_name(anchor), rotate, html_escape(content));
+  overlay_ += fmt::format("<text class=\"{}\" x=\"{}\" y=\"{}\" text-anchor=\"{}\"{}{}>{}</text>\n", css_class,
+                         number(tx), number(ty), anchor_name(anchor), rotate, style_markup(style),
+                         html_escape(content));
 }
 
-std::string Chart::render(std::string_view description) const {
+std::string Chart::render(std::string_view description) const { return markup(description, {}); }
+
+std::string Chart::render_standalone(std::string_view description, std::string_view stylesheet) const {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + markup(description, stylesheet);
+}
+
+std::string Chart::markup(std::string_view description, std::string_view stylesheet) const {
   const int l = plot_left(), r = plot_right(), t = plot_top(), b = plot_bottom();
   std::string s = fmt::format(
       "<svg class=\"chart\" id=\"{0}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{1}\" height=\"{2}\" "
-      "viewBox=\"0 0 {1} {2}\" role=\"img\" aria-label=\"{3}\">\n"
-      "<defs><clipPath id=\"{0}-plot\"><rect x=\"{4}\" y=\"{5}\" width=\"{6}\" height=\"{7}\"/></clipPath></defs>\n",
-      html_escape(id_), width_, height_, html_escape(description), l, t, r - l, b - t);
+      "viewBox=\"0 0 {1} {2}\" role=\"img\" aria-label=\"{3}\">\n",
+      html_escape(id_), width_, height_, html_escape(description));
+  if (!stylesheet.empty())
+    s += fmt::format("<style><![CDATA[\n{}\n]]></style>\n<rect class=\"background\" x=\"0\" y=\"0\" width=\"{}\" "
+                     "height=\"{}\"/>\n",
+                     stylesheet, width_, height_);
+  s += fmt::format(
+      "<defs><clipPath id=\"{0}-plot\"><rect x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"{4}\"/></clipPath></defs>\n",
+      html_escape(id_), l, t, r - l, b - t);
+  if (!caption_.empty())
+    s += fmt::format("<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", width_ / 2, 20,
+                     html_escape(caption_));
   s += "<g class=\"grid\">\n";
   for (double v : x_.minor)
     s += fmt::format("<line class=\"minor\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", number(px(v)), t, b);

@@ -1,8 +1,9 @@
 #pragma once
-// Charts as inline SVG, for the HTML report: a plot area with axes (linear or logarithmic), ticks, grid and axis
-// titles, and in it lines, markers and labels placed in data coordinates. No script and no external resource: the
-// page stays one self-contained file. Styling comes from CSS classes (the page's stylesheet) plus an optional
-// inline style per element for colours that vary by series.
+// Charts as SVG, for the HTML report and as files of their own (`judge ladder --chart`): a plot area with axes
+// (linear or logarithmic), ticks, grid and axis titles, and in it lines, bars, markers and labels placed in data
+// coordinates. No script and no external resource. Styling comes from CSS classes (the page's stylesheet, or one
+// embedded in the SVG when it stands alone) plus an optional inline style per element for colours that vary by
+// series.
 #include <functional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ using Labeller = std::function<std::string(double)>;
 // decades only the powers of ten are ticks and 2..9 times them minor lines. A single value still gets a range
 // around it.
 Axis log_axis(std::string title, double lo, double hi, const Labeller& label);
+// A linear axis for data in [lo, hi]: out to multiples of a round step (1, 2 or 5 times a power of ten) giving
+// about five ticks. Bars start at zero, so a bar chart's axis is linear_axis(title, 0, highest).
+Axis linear_axis(std::string title, double lo, double hi, const Labeller& label);
 // A time axis for instants in [t0, t1] (seconds since the epoch, UTC): ticks at round steps (minutes to years)
 // labelled with dates, or with times of day when the range is shorter than two days.
 Axis time_axis(std::string title, double t0, double t1);
@@ -43,6 +47,13 @@ Axis category_axis(std::string title, const std::vector<std::string>& names);
 std::string plain_label(double v);
 std::string si_label(double v);
 
+// The colour of series i (a case, a user): ten that stay apart, then again from the first.
+std::string series_colour(std::size_t i);
+
+// The rules every chart needs (background, grid, frame, tick labels, axis titles, caption), for `svg.chart`; a page or
+// a standalone file adds its own for what it draws.
+std::string_view base_stylesheet();
+
 enum class Marker { dot, ring, diamond };
 enum class Anchor { start, middle, end };
 
@@ -51,8 +62,9 @@ using Attributes = std::vector<std::pair<std::string, std::string>>;
 
 class Chart {
  public:
-  // id: unique within the page (it names the clip path); width and height in CSS pixels.
-  Chart(std::string id, int width, int height, Axis x, Axis y);
+  // id: unique within the page (it names the clip path); width and height in CSS pixels. A caption, when given, is
+  // drawn above the plot area.
+  Chart(std::string id, int width, int height, Axis x, Axis y, std::string caption = {});
 
   // Pixel position of a data coordinate.
   double px(double x) const;
@@ -61,15 +73,24 @@ class Chart {
   // A line through points given in data coordinates, clipped to the plot area (so a roof may run past it).
   void polyline(const std::vector<std::pair<double, double>>& points, std::string_view css_class,
                 std::string_view style = {});
+  // A horizontal line across the whole plot area at y (a ceiling, a reference).
+  void hline(double y, std::string_view css_class, std::string_view style = {});
+  // A bar centred on x, `width` wide in x's data units, from y0 to y1, with a tooltip (title; escaped) and
+  // attributes; clipped to the plot area like the lines.
+  void bar(double x, double width, double y0, double y1, std::string_view css_class, const Attributes& attributes,
+           std::string_view title, std::string_view style = {});
   // A marker at a data point, with a tooltip (title; escaped) and attributes the page's tests can find it by.
   void marker(double x, double y, Marker shape, std::string_view css_class, const Attributes& attributes,
               std::string_view title, std::string_view style = {});
   // Text at a data point, shifted by (dx, dy) pixels and rotated by angle_deg about that point; escaped.
   void text(double x, double y, std::string_view content, std::string_view css_class, Anchor anchor = Anchor::start,
-            double dx = 0, double dy = 0, double angle_deg = 0);
+            double dx = 0, double dy = 0, double angle_deg = 0, std::string_view style = {});
 
   // The <svg> element: grid, frame, axes with ticks and titles, then everything added, in order.
   std::string render(std::string_view description) const;
+  // The chart as an SVG file of its own: an XML declaration, then the <svg> element with `stylesheet` embedded and
+  // a white background, so that it reads the same in an image viewer as in a browser.
+  std::string render_standalone(std::string_view description, std::string_view stylesheet) const;
 
   int plot_left() const { return left_; }
   int plot_right() const { return width_ - right_; }
@@ -83,8 +104,11 @@ class Chart {
   int left_ = 78, right_ = 16, top_ = 14, bottom_ = 52;
   Axis x_;
   Axis y_;
+  std::string caption_;
   std::string clipped_;  // lines, inside the plot area's clip path
   std::string overlay_;  // markers and text, above the lines and not clipped (markers are placed inside the range)
+
+  std::string markup(std::string_view description, std::string_view stylesheet) const;
 };
 
 }  // namespace judge::svg

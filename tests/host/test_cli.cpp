@@ -998,4 +998,67 @@ TEST_F(Cli, CompileErrorNamesTheUsersLine) {
   EXPECT_CONTAINS(j.at("build").at("diagnostics").get<std::string>(), "broken.cu(3)", r);
 }
 
+// ---- ladder ----
+
+TEST_F(Cli, LadderJudgesEachRungInOrderAsSubmitDoesAndRecordsNothing) {
+  require_nvcc();
+  const fs::path subs = dir_ / "subs";
+  write_file(subs / "vadd" / "10_second.cu", std::string("// Rung 10: the later one\n") + kStarter);
+  write_file(subs / "vadd" / "1_first.cu", std::string("/* Rung 1: the first one */\n") + kStarter);
+  write_file(subs / "vadd" / "notes.md", "not a rung\n");
+  const fs::path chart = dir_ / "ladder.svg";
+  auto r = judge({"--json", "ladder", "vadd", "--submissions", subs.string(), "--chart", chart.string(), "--budget",
+                  "0.5", "--min-samples", "3"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  ASSERT_EQ(j.at("rungs").size(), 2u) << r;
+  EXPECT_EQ(j["rungs"][0].at("rung"), "1_first") << "by number, not as text";
+  EXPECT_EQ(j["rungs"][0].at("idea"), "Rung 1: the first one");
+  EXPECT_EQ(j["rungs"][1].at("rung"), "10_second");
+  EXPECT_EQ(j["rungs"][1].at("idea"), "Rung 10: the later one");
+  EXPECT_EQ(j.at("all_accepted"), true) << r;
+  EXPECT_EQ(j.at("gpu"), "Fake GPU");
+  EXPECT_EQ(j.at("cases"), json({"b1", "b2"}));
+  // The fake worker times every benchmark at 2 ms: 1000 flops in 2 ms.
+  const json& b2 = j["rungs"][1]["cases"][1];
+  EXPECT_DOUBLE_EQ(b2.at("median_ms").get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(b2.at("rate").get<double>(), 5e-4);
+  EXPECT_DOUBLE_EQ(b2.at("vs_previous").get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(b2.at("vs_first").get<double>(), 1.0);
+  EXPECT_TRUE(b2.at("vs_reference").is_null()) << "the fake worker times no reference";
+  EXPECT_EQ(j.at("chart"), chart.string());
+  const std::string svg = read_file(chart);
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg;
+  std::size_t bars = 0;
+  for (auto at = svg.find("<rect class=\"bar\""); at != std::string::npos; at = svg.find("<rect class=\"bar\"", at + 1))
+    ++bars;
+  EXPECT_EQ(bars, 4u) << "two rungs, two benchmark cases";
+  EXPECT_FALSE(fs::exists(db_)) << "a ladder never touches the leaderboard";
+}
+
+TEST_F(Cli, LadderGoesOnPastARejectedRungAndSaysWhich) {
+  require_nvcc();
+  env_["FAKE_SCENARIO"] = "wrong";
+  write_file(dir_ / "other.cu", std::string("// another try\n") + kStarter);
+  auto r = judge({"ladder", "vadd", (dir_ / "solve.cu").string(), (dir_ / "other.cu").string()});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_CONTAINS(r.out, "solve  starter for vadd", r);
+  EXPECT_CONTAINS(r.out, "other  another try", r);
+  EXPECT_CONTAINS(r.out, "✗ Wrong answer in case t1: C: 3 of 7 elements wrong", r);
+  EXPECT_CONTAINS(r.out, "✗ 2 of 2 rungs not accepted: solve, other", r);
+  EXPECT_FALSE(fs::exists(db_));
+}
+
+TEST_F(Cli, LadderRefusesBadInputBeforeJudgingAnything) {
+  auto r = judge({"ladder", "vadd", "--case", "huge", (dir_ / "solve.cu").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "--case huge: vadd has no benchmark case of that name; its benchmark cases are b1, b2", r);
+  r = judge({"ladder", "vadd", "--submissions", (dir_ / "nowhere").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, (dir_ / "nowhere" / "vadd").string(), r);
+  r = judge({"--json", "ladder", "vadd", (dir_ / "solve.cu").string(), "--chart", (dir_ / "no" / "dir.svg").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(parse(r).at("error").get<std::string>(), "cannot write the chart to", r);
+}
+
 }  // namespace

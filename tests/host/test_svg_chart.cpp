@@ -3,9 +3,11 @@
 #include "judge/core/svg_chart.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "judge/core/error.hpp"
@@ -147,6 +149,56 @@ TEST(SvgChart, CategoryAxisTicksEachName) {
   EXPECT_EQ(labels(a), (std::vector<std::string>{"1_naive", "2_tiled", "3_vectorised"}));
   EXPECT_DOUBLE_EQ(a.lo, -0.5);
   EXPECT_DOUBLE_EQ(a.hi, 2.5);
+}
+
+TEST(SvgChart, LinearAxisStepsByRoundValues) {
+  Axis a = linear_axis("GB/s", 0, 3432, plain_label);
+  EXPECT_FALSE(a.log);
+  EXPECT_DOUBLE_EQ(a.lo, 0);
+  EXPECT_DOUBLE_EQ(a.hi, 4000);
+  EXPECT_EQ(labels(a), (std::vector<std::string>{"0", "1000", "2000", "3000", "4000"}));
+  EXPECT_EQ(labels(linear_axis("x", 0, 0.9, plain_label)),
+            (std::vector<std::string>{"0", "0.2", "0.4", "0.6", "0.8", "1"}));
+  EXPECT_EQ(labels(linear_axis("x", -3, 12, plain_label)),
+            (std::vector<std::string>{"-5", "0", "5", "10", "15"}));
+  Axis single = linear_axis("x", 0, 0, plain_label);
+  EXPECT_DOUBLE_EQ(single.lo, 0);
+  EXPECT_GT(single.hi, 0) << "one value still gets a range";
+  EXPECT_THROW(linear_axis("x", 0, std::nan(""), plain_label), Error);
+}
+
+TEST(SvgChart, BarsAndHorizontalLinesInDataCoordinates) {
+  Chart chart("bars", 600, 400, category_axis("rung", {"a", "b"}), linear_axis("GB/s", 0, 100, plain_label),
+              "a caption & more");
+  chart.bar(1, 0.5, 0, 50, "bar", {{"data-rung", "b"}}, "b: 50 GB/s", "fill:#123456");
+  chart.hline(80, "ceiling");
+  const std::string svg = chart.render("bars");
+  const double left = chart.px(0.75), right = chart.px(1.25), top = chart.py(50), bottom = chart.py(0);
+  EXPECT_NE(svg.find(fmt::format("<rect class=\"bar\" data-rung=\"b\" style=\"fill:#123456\" x=\"{:.1f}\" y=\"{:.1f}\" "
+                                 "width=\"{:.1f}\" height=\"{:.1f}\"><title>b: 50 GB/s</title></rect>",
+                                 left, top, right - left, bottom - top)),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(fmt::format("<polyline class=\"ceiling\" points=\"{:.1f},{:.1f} {:.1f},{:.1f}\"/>",
+                                 chart.px(-0.5), chart.py(80), chart.px(1.5), chart.py(80))),
+            std::string::npos)
+      << "across the whole plot area\n"
+      << svg;
+  EXPECT_NE(svg.find(">a caption &amp; more</text>"), std::string::npos) << svg;
+  EXPECT_GT(chart.plot_top(), 14) << "the caption takes room above the plot";
+}
+
+TEST(SvgChart, StandaloneCarriesItsStylesheetAndBackground) {
+  Chart chart("alone", 300, 200, category_axis("rung", {"a"}), linear_axis("GB/s", 0, 1, plain_label));
+  const std::string inline_svg = chart.render("d");
+  EXPECT_EQ(inline_svg.find("<style"), std::string::npos) << "inside a page, the page styles it";
+  const std::string svg = chart.render_standalone("d", base_stylesheet());
+  EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 0), 0u) << svg;
+  EXPECT_NE(svg.find("<style><![CDATA[\nsvg.chart"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("<rect class=\"background\" x=\"0\" y=\"0\" width=\"300\" height=\"200\"/>"),
+            std::string::npos);
+  EXPECT_NE(base_stylesheet().find(".frame { fill: none"), std::string::npos)
+      << "without it a standalone frame would be filled black";
 }
 
 }  // namespace

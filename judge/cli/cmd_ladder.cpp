@@ -1,0 +1,96 @@
+// `judge ladder`: every rung of an optimisation ladder (submissions/<challenge>/N_name.cu, or the files named), in
+// order, judged as `judge submit` judges (all tests, then the timed benchmarks) but never recorded; then the rungs
+// side by side, and with --chart their chart as an SVG file. A rung that is not accepted keeps its place with its
+// verdict, and the ladder goes on.
+#include <algorithm>
+#include <fstream>
+
+#include <fmt/ranges.h>
+
+#include "judge/cli/cli.hpp"
+#include "judge/core/ladder.hpp"
+#include "judge/core/ladder_chart.hpp"
+#include "judge/core/ladder_rungs.hpp"
+#include "judge/core/paths.hpp"
+
+namespace judge::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct LadderOptions {
+  std::string challenge;
+  std::vector<std::string> files;  // empty: the challenge's folder under `submissions`
+  std::string submissions;         // empty: default_submissions_dir()
+  std::string chart;               // the SVG file to write; empty: none
+  std::vector<std::string> cases;  // the benchmark cases charted; empty: all
+  BuildFlags build;
+  TimingFlags timing;
+};
+
+std::vector<fs::path> rung_files(const LadderOptions& o, const Challenge& c) {
+  if (!o.files.empty()) return {o.files.begin(), o.files.end()};
+  const fs::path root = o.submissions.empty() ? default_submissions_dir() : fs::path(o.submissions);
+  return find_rungs(root / c.id);
+}
+
+int run_ladder(const GlobalOptions& g, const LadderOptions& o) {
+  return guarded(g, [&](Reporter& rep) {
+    Challenge c = find_challenge(challenges_root(g), o.challenge);
+    // Everything that can be wrong with the command is said before the first rung runs, not after the last.
+    for (const auto& name : o.cases)
+      if (std::none_of(c.benchmarks.begin(), c.benchmarks.end(), [&](const Case& b) { return b.name == name; })) {
+        std::vector<std::string> names;
+        for (const auto& b : c.benchmarks) names.push_back(b.name);
+        JUDGE_THROW(Error, "--case {}: {} has no benchmark case of that name; its benchmark cases are {}", name, c.id,
+                    fmt::join(names, ", "));
+      }
+    const std::vector<Rung> rungs = read_rungs(rung_files(o, c));
+    auto cannot_write = [&] {
+      JUDGE_THROW(Error, "cannot write the chart to {}: check that its folder exists and is writable", o.chart);
+    };
+    if (!o.chart.empty() && !std::ofstream(o.chart, std::ios::binary | std::ios::app)) cannot_write();
+
+    JudgeOptions jo = judge_options(o.build);
+    add_timing(g, o.timing, jo);
+    jo.lock_holder = fmt::format("judge ladder by {}", default_user_name());
+    ProgressLine line(std::cout);
+    std::vector<JudgeReport> reports;
+    for (std::size_t i = 0; i < rungs.size(); ++i) {
+      show_progress(g, line, jo, fmt::format("rung {}/{} {}: ", i + 1, rungs.size(), rungs[i].name));
+      reports.push_back(judge_submission(c, rungs[i].file, jo));
+      line.finish();
+    }
+    const Ladder ladder = make_ladder(c, rungs, reports);
+    if (!o.chart.empty()) {
+      std::ofstream chart(o.chart, std::ios::binary | std::ios::trunc);
+      chart << ladder_chart_svg(ladder, o.cases);
+      if (!chart.flush()) cannot_write();
+    }
+    rep.ladder(ladder, o.chart, std::cout);
+    return ladder.accepted() == ladder.rows.size() ? kExitOk : kExitRejected;
+  });
+}
+
+}  // namespace
+
+void setup_ladder(CLI::App& app, const GlobalOptions& g) {
+  auto o = std::make_shared<LadderOptions>();
+  auto* l = app.add_subcommand("ladder", "Judge each rung of an optimisation ladder as submit does (never recorded) "
+                                         "and compare them: rate, speed of light, speedups; --chart draws it");
+  l->add_option("challenge", o->challenge, "Challenge id (see `judge list`)")->required();
+  l->add_option("files", o->files,
+                "The rungs, in this order (default: submissions/<challenge>/N_name.cu, by N)")
+      ->check(CLI::ExistingFile);
+  l->add_option("--submissions", o->submissions,
+                "Folder of the ladders, one subfolder per challenge (default: $JUDGE_SUBMISSIONS, else the "
+                "repository's submissions/)");
+  l->add_option("--chart", o->chart, "Write the ladder's chart to this SVG file: a bar per rung, the GPU's ceiling");
+  l->add_option("--case", o->cases, "Chart only this benchmark case (repeatable; default: every case, bars grouped)");
+  add_build_flags(l, o->build);
+  add_timing_flags(l, o->timing);
+  l->callback([o, &g] { exit_code() = run_ladder(g, *o); });
+}
+
+}  // namespace judge::cli
