@@ -56,7 +56,7 @@ int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
     // Build ahead on half the cores (the rest start workers and check outputs), for each architecture in use.
     plan.build_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
     for (int d : plan.gpus) {
-      const std::string arch = o.arch.empty() ? probe.devices[d].arch() : o.arch;
+      const std::string arch = o.arch.empty() ? probe.devices[d].build_arch() : o.arch;
       if (std::find(plan.build_archs.begin(), plan.build_archs.end(), arch) == plan.build_archs.end())
         plan.build_archs.push_back(arch);
     }

@@ -101,6 +101,8 @@ std::vector<std::string> nvcc_arguments(const std::string& arch, const fs::path&
                                         const std::vector<std::string>& extra_flags) {
   std::vector<std::string> args = {"-std=c++17", "-O3", "-lineinfo", "-arch=" + arch, "-shared",
                                    "-Xcompiler", "-fPIC", "-cudart", "shared",
+                                   // each kernel's registers, spills and shared memory (ptxas_report.hpp)
+                                   "--ptxas-options=-v",
                                    // every symbol must resolve now: a missing solve() fails here, not at load
                                    "-Xlinker", "-z,defs", "-Xlinker", std::string("-rpath,") + JUDGE_CUDA_LIBRARY_DIR,
                                    "-lcublas"};
@@ -126,7 +128,9 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
        {std::string(JUDGE_VERSION), nvcc, nvcc_version(nvcc), request.arch, glue, solve_header, result.source_text,
         local_headers(request.source)})
     key.update(part + '\0');
-  for (const auto& f : request.extra_flags) key.update(f + '\0');
+  // The judge's own flags too: a judge that builds differently must not reuse another's builds.
+  for (const auto& a : nvcc_arguments(request.arch, "glue.cu", "solution.so", request.extra_flags))
+    key.update(a + '\0');
   std::string digest = key.hex_digest();
 
   fs::path dir = request.cache_dir / "builds" / digest.substr(0, 32);
@@ -140,6 +144,7 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
     result.ok = result.cached = true;
     result.library = library;
     result.diagnostics = read_text(dir / "build.log", "the cached build log");
+    if (fs::exists(dir / "ptxas.log", ec)) result.ptxas = parse_ptxas_report(read_text(dir / "ptxas.log", "ptxas's report"));
     result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return result;
   }
@@ -162,7 +167,9 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
     tmp_argv.push_back(a);
   Captured c = run_nvcc(tmp_argv);
   // nvcc names the glue by its path in a private directory that is gone once the build ends; its name is enough.
-  result.diagnostics = replace_all(c.output, tmp.string() + "/", "");
+  NvccOutput output = split_ptxas_report(replace_all(c.output, tmp.string() + "/", ""));
+  result.diagnostics = std::move(output.diagnostics);
+  result.ptxas = parse_ptxas_report(output.ptxas);
   if (c.timed_out) result.diagnostics += "\n[judge: nvcc did not finish within 5 minutes and was stopped]\n";
   result.ok = c.status.ok() && !c.timed_out;
   if (!result.ok) {
@@ -170,6 +177,7 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
     fs::remove_all(tmp, ec);
   } else {
     write_text(tmp / "build.log", result.diagnostics);
+    write_text(tmp / "ptxas.log", output.ptxas);
     fs::rename(tmp, dir, ec);
     if (ec) fs::remove_all(tmp, ec);  // another judge published the same build first: use theirs
     result.library = library;

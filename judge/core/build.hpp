@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "judge/core/glue.hpp"
+#include "judge/core/ptxas_report.hpp"
 #include "judge/core/spec.hpp"
 
 namespace judge {
@@ -28,7 +29,8 @@ struct BuildResult {
   bool ok = false;
   bool cached = false;
   std::filesystem::path library;  // the shared object (ok only)
-  std::string diagnostics;        // nvcc's output, verbatim, plus the judge's note on signature errors
+  std::string diagnostics;        // nvcc's output but ptxas's -v report, plus the judge's note on signature errors
+  std::vector<PtxasKernel> ptxas; // ptxas's report: each kernel's registers, spills, shared memory
   std::string command;            // the nvcc command line, for the curious and for bug reports
   std::string source_hash;        // sha256 of the source text
   std::string source_text;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "judge/core/gpu_lock.hpp"
+#include "judge/core/kernel_resources.hpp"
 #include "judge/core/process.hpp"
 
 namespace judge {
@@ -348,7 +349,7 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   req.source = source;
   req.cache_dir = o.cache_dir;
   req.extra_flags = o.nvcc_flags;
-  req.arch = !o.arch.empty() ? o.arch : r.device ? r.device->arch() : "sm_90";
+  req.arch = !o.arch.empty() ? o.arch : r.device ? r.device->build_arch() : "sm_90";
   r.build = build_solution(ch, req);
   auto finish = [&] {
     r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -497,6 +498,10 @@ json to_json(const JudgeReport& r) {
                      {"waited_for", r.gpu_lock->waited_for},
                      {"window_s", {r.gpu_lock->start_s, r.gpu_lock->end_s}}};
   if (r.mode == Mode::submit && r.accepted()) j["score_ms"] = r.score_ms;
+  json kernels = json::array();
+  for (const auto& k : kernel_resources(r.cases, r.build.ptxas, r.device ? &*r.device : nullptr))
+    kernels.push_back(to_json(k));
+  if (!kernels.empty()) j["kernels"] = kernels;
   return j;
 }
 

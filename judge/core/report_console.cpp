@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "judge/core/kernel_table.hpp"
 #include "judge/core/report.hpp"
 
 namespace judge {
@@ -93,6 +94,7 @@ class ConsoleReporter final : public Reporter {
     }
     if (!r.cases.empty()) cases_table(r, out);
     timing_notes(r, out);
+    kernels_section(r, out);
     if (!r.sanitizer_text.empty() || r.sanitizer) {
       out << "\n" << paint(fmt::format("compute-sanitizer ({}):", r.sanitizer_tool ? to_string(*r.sanitizer_tool) : ""),
                           fmt::emphasis::bold)
@@ -373,6 +375,21 @@ class ConsoleReporter final : public Reporter {
                            fmt::format("{} ±{:.1f}%", c.timing->samples, c.timing->noise_pct));
       out << "\n";
     }
+  }
+
+  // Under the timing table: the resources of each kernel solve() launched while timed.
+  void kernels_section(const JudgeReport& r, std::ostream& out) {
+    KernelTable t = kernel_table(kernel_resources(r.cases, r.build.ptxas, r.device ? &*r.device : nullptr));
+    if (t.lines.empty()) {
+      bool timed = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.timing.has_value(); });
+      if (timed && r.timer == "events")
+        out << "  note: no kernel resources: they come from CUPTI's kernel records, and this run timed with events\n";
+      return;
+    }
+    out << "\n" << paint("kernels launched by solve() while timed (CUPTI; spills from ptxas)", fmt::emphasis::bold)
+        << "\n";
+    for (const auto& line : t.lines) out << "  " << line << "\n";
+    for (const auto& note : t.notes) out << paint("  note: " + note + "\n", fg(fmt::terminal_color::yellow));
   }
 
   // What the timing columns mean and anything that makes the numbers less trustworthy.

@@ -1,6 +1,7 @@
 #include "judge/core/result.hpp"
 
 #include <array>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -57,6 +58,11 @@ std::string DeviceInfo::arch() const {
   return "sm_" + digits;
 }
 
+std::string DeviceInfo::build_arch() const {
+  const int major = std::atoi(compute_capability.c_str());
+  return major >= 9 ? arch() + "a" : arch();
+}
+
 std::string DeviceInfo::key() const { return uuid.empty() ? fmt::format("device{}", ordinal) : uuid; }
 
 double CaseResult::gflops() const {
@@ -89,6 +95,7 @@ void to_json(nlohmann::json& j, const DeviceInfo& d) {
        {"driver_version", d.driver_version},
        {"runtime_version", d.runtime_version},
        {"uuid", d.uuid}};
+  if (d.sm.known()) j["sm_limits"] = d.sm;
 }
 void from_json(const nlohmann::json& j, DeviceInfo& d) {
   d.ordinal = j.value("ordinal", 0);
@@ -103,6 +110,59 @@ void from_json(const nlohmann::json& j, DeviceInfo& d) {
   d.driver_version = j.value("driver_version", 0);
   d.runtime_version = j.value("runtime_version", 0);
   d.uuid = j.value("uuid", std::string());
+  d.sm = j.value("sm_limits", SmLimits{});
+}
+
+void to_json(nlohmann::json& j, const SmLimits& s) {
+  j = {{"cc_major", s.cc_major},
+       {"cc_minor", s.cc_minor},
+       {"warp_size", s.warp_size},
+       {"max_threads_per_block", s.max_threads_per_block},
+       {"max_threads_per_sm", s.max_threads_per_sm},
+       {"max_blocks_per_sm", s.max_blocks_per_sm},
+       {"regs_per_block", s.regs_per_block},
+       {"regs_per_sm", s.regs_per_sm},
+       {"smem_per_block", s.smem_per_block},
+       {"smem_per_block_optin", s.smem_per_block_optin},
+       {"smem_per_sm", s.smem_per_sm},
+       {"reserved_smem_per_block", s.reserved_smem_per_block}};
+}
+void from_json(const nlohmann::json& j, SmLimits& s) {
+  s.cc_major = j.value("cc_major", 0);
+  s.cc_minor = j.value("cc_minor", 0);
+  s.warp_size = j.value("warp_size", 32);
+  s.max_threads_per_block = j.value("max_threads_per_block", 0);
+  s.max_threads_per_sm = j.value("max_threads_per_sm", 0);
+  s.max_blocks_per_sm = j.value("max_blocks_per_sm", 0);
+  s.regs_per_block = j.value("regs_per_block", 0);
+  s.regs_per_sm = j.value("regs_per_sm", 0);
+  s.smem_per_block = j.value("smem_per_block", std::int64_t{0});
+  s.smem_per_block_optin = j.value("smem_per_block_optin", std::int64_t{0});
+  s.smem_per_sm = j.value("smem_per_sm", std::int64_t{0});
+  s.reserved_smem_per_block = j.value("reserved_smem_per_block", std::int64_t{0});
+}
+
+void to_json(nlohmann::json& j, const KernelLaunch& k) {
+  j = {{"name", k.name},
+       {"grid", k.grid},
+       {"block", k.block},
+       {"registers", k.registers},
+       {"static_smem", k.static_smem},
+       {"dynamic_smem", k.dynamic_smem},
+       {"local_bytes", k.local_bytes},
+       {"launches_per_call", k.launches_per_call},
+       {"gpu_ms_per_call", k.gpu_ms_per_call}};
+}
+void from_json(const nlohmann::json& j, KernelLaunch& k) {
+  k.name = j.at("name").get<std::string>();
+  k.grid = j.value("grid", std::array<int, 3>{});
+  k.block = j.value("block", std::array<int, 3>{});
+  k.registers = j.value("registers", 0);
+  k.static_smem = j.value("static_smem", std::int64_t{0});
+  k.dynamic_smem = j.value("dynamic_smem", std::int64_t{0});
+  k.local_bytes = j.value("local_bytes", std::int64_t{0});
+  k.launches_per_call = j.value("launches_per_call", 0.0);
+  k.gpu_ms_per_call = j.value("gpu_ms_per_call", 0.0);
 }
 
 void to_json(nlohmann::json& j, const Mismatch& m) {
@@ -182,6 +242,7 @@ void to_json(nlohmann::json& j, const CaseResult& c) {
     j["reference_timing"] = *c.reference_timing;
     j["speedup"] = c.speedup();
   }
+  if (!c.kernels.empty()) j["kernels"] = c.kernels;
 }
 void from_json(const nlohmann::json& j, CaseResult& c) {
   c.name = j.at("name").get<std::string>();
@@ -203,6 +264,7 @@ void from_json(const nlohmann::json& j, CaseResult& c) {
   }
   if (j.contains("timing")) c.timing = j.at("timing").get<Timing>();
   if (j.contains("reference_timing")) c.reference_timing = j.at("reference_timing").get<Timing>();
+  c.kernels = j.value("kernels", std::vector<KernelLaunch>{});
 }
 
 }  // namespace judge

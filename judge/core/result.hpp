@@ -2,12 +2,15 @@
 // What a run produces, as the worker reports it and the judge reports and records it. Each message the worker sends
 // is one JSON object per line ("event": device | timer | stage | case_begin | call | case_end | fatal | done); these types are
 // their payloads, with to_json/from_json so the two processes agree on one definition.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "judge/core/occupancy.hpp"
 
 namespace judge {
 
@@ -44,7 +47,12 @@ struct DeviceInfo {
   int driver_version = 0;
   int runtime_version = 0;
   std::string uuid;  // "GPU-8f1c...": the physical GPU, whatever CUDA_VISIBLE_DEVICES numbers it (empty if unknown)
+  SmLimits sm;       // one SM's resources, for theoretical occupancy (unknown in results of older judges)
   std::string arch() const;  // "sm_90"
+  // What submissions are compiled for: arch() with its architecture-specific features ("sm_90a": wgmma, setmaxnreg,
+  // TMA multicast) from compute capability 9.0 on. Such code runs only on this exact compute capability, which is
+  // the GPU the build is for.
+  std::string build_arch() const;
   // What names this GPU across processes: the UUID, else "device<ordinal>".
   std::string key() const;
 };
@@ -87,6 +95,21 @@ struct Timing {
   int throttled = 0;          // samples discarded because the clock was below 75% of the boost clock
 };
 
+// One kernel configuration that solve() launched during a case's timed calls, as CUPTI recorded it: a kernel
+// launched with two block sizes is two of these.
+struct KernelLaunch {
+  std::string name;  // as compiled: mangled for C++ kernels (demangle_kernel_name makes it readable)
+  std::array<int, 3> grid{};
+  std::array<int, 3> block{};
+  int registers = 0;                // per thread
+  std::int64_t static_smem = 0;     // per block, bytes
+  std::int64_t dynamic_smem = 0;    // per block, bytes
+  std::int64_t local_bytes = 0;     // local memory per thread: stack and spills
+  double launches_per_call = 0;     // over the timed calls (warm-up included)
+  double gpu_ms_per_call = 0;       // sum of its kernels' durations per call
+  int block_threads() const { return block[0] * block[1] * block[2]; }
+};
+
 struct CaseResult {
   std::string name;
   std::string kind;  // "test" or "benchmark"
@@ -100,6 +123,7 @@ struct CaseResult {
   std::string inputs_preview;  // tiny cases: the inputs, printed
   std::optional<Timing> timing;
   std::optional<Timing> reference_timing;
+  std::vector<KernelLaunch> kernels;  // benchmarks: what solve() launched while timed (CUPTI timer only)
   double flops = 0;
   double bytes = 0;
   // Where the worker's time went for this case, milliseconds: generate, reference, check, timing (whole loop),
@@ -122,6 +146,10 @@ void to_json(nlohmann::json& j, const OutputCheck& o);
 void from_json(const nlohmann::json& j, OutputCheck& o);
 void to_json(nlohmann::json& j, const Timing& t);
 void from_json(const nlohmann::json& j, Timing& t);
+void to_json(nlohmann::json& j, const SmLimits& s);
+void from_json(const nlohmann::json& j, SmLimits& s);
+void to_json(nlohmann::json& j, const KernelLaunch& k);
+void from_json(const nlohmann::json& j, KernelLaunch& k);
 void to_json(nlohmann::json& j, const CaseResult& c);
 void from_json(const nlohmann::json& j, CaseResult& c);
 void to_json(nlohmann::json& j, Verdict v);

@@ -23,6 +23,18 @@ std::vector<DeviceInfo> list_devices() {
     info.l2_bytes = p.l2CacheSize;
     info.memory_bytes = static_cast<std::int64_t>(p.totalGlobalMem);
     info.memory_bus_bits = p.memoryBusWidth;
+    info.sm.cc_major = p.major;
+    info.sm.cc_minor = p.minor;
+    info.sm.warp_size = p.warpSize;
+    info.sm.max_threads_per_block = p.maxThreadsPerBlock;
+    info.sm.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    info.sm.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+    info.sm.regs_per_block = p.regsPerBlock;
+    info.sm.regs_per_sm = p.regsPerMultiprocessor;
+    info.sm.smem_per_block = static_cast<std::int64_t>(p.sharedMemPerBlock);
+    info.sm.smem_per_block_optin = static_cast<std::int64_t>(p.sharedMemPerBlockOptin);
+    info.sm.smem_per_sm = static_cast<std::int64_t>(p.sharedMemPerMultiprocessor);
+    info.sm.reserved_smem_per_block = static_cast<std::int64_t>(p.reservedSharedMemPerBlock);
     JUDGE_CUDA_CHECK(cudaDeviceGetAttribute(&info.clock_khz, cudaDevAttrClockRate, d));
     JUDGE_CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, d));
     JUDGE_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));

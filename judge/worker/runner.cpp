@@ -582,11 +582,13 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
             [](int) { return true; }, false, r);
       }
       ctx.timer.take_foreign_activity();
+      ctx.timer.take_kernels();  // the reference's, timed above
       std::optional<Timing> t;
       profile.timing_ms = timed_ms([&] { t = measure(ctx, prepare, call, after, true, r); });
       r.profile = profile.to_json();
       if (!t) return r;
       r.timing = t;
+      r.kernels = ctx.timer.take_kernels();
     }
   } catch (const SolveFailed& f) {
     failed(Verdict::runtime_error, fmt::format("CUDA error {} {}", describe_cuda_error(f.code), f.where));

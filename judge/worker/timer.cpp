@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -24,17 +25,49 @@ struct ActivitySink {
   struct Interval {
     std::uint64_t start, end;
     std::uint32_t stream;
+    int config;  // a kernel's index in `configs`; -1 for copies, sets and kernels past the cap
   };
+  // A kernel as launched: its name and resources, and the launch's shape. Kept for the life of the process (the
+  // indices in intervals point here), deduplicated, so a kernel launched a million times is one entry.
+  struct KernelConfig {
+    const char* name_key;  // CUPTI shares one name string among all records of a kernel
+    KernelLaunch launch;   // launches and durations are the timer's to count
+  };
+  static constexpr std::size_t kMaxConfigs = 4096;
   std::mutex mutex;
   std::vector<Interval> intervals;
+  std::vector<KernelConfig> configs;
   // Record buffers handed back by CUPTI, for its next request. The timer forces a flush at least twice per call,
   // and each flush completes a buffer: allocating a fresh one every time (8 MiB, page faults and all) cost about
   // 0.6 ms per call on an H200. Recycled buffers cost nothing, and are never freed, like the sink.
   std::vector<std::uint8_t*> spare;
 
-  void add(std::uint64_t start, std::uint64_t end, std::uint32_t stream) {
+  void add(std::uint64_t start, std::uint64_t end, std::uint32_t stream, int config = -1) {
     if (start == 0 && end == 0) return;  // CUPTI could not time it
-    intervals.push_back({start, end, stream});
+    intervals.push_back({start, end, stream, config});
+  }
+  // The index of this kernel record's configuration, added if new; -1 once kMaxConfigs are known.
+  int config_of(const CUpti_ActivityKernel10& k) {
+    auto same = [&](const KernelLaunch& l) {
+      return l.grid == std::array<int, 3>{k.gridX, k.gridY, k.gridZ} &&
+             l.block == std::array<int, 3>{k.blockX, k.blockY, k.blockZ} && l.registers == k.registersPerThread &&
+             l.static_smem == k.staticSharedMemory && l.dynamic_smem == k.dynamicSharedMemory &&
+             l.local_bytes == k.localMemoryPerThread;
+    };
+    for (std::size_t i = configs.size(); i-- > 0;)  // the latest first: calls repeat the same launches
+      if (configs[i].name_key == k.name && same(configs[i].launch)) return static_cast<int>(i);
+    if (configs.size() >= kMaxConfigs) return -1;
+    KernelConfig c;
+    c.name_key = k.name;
+    c.launch.name = k.name ? k.name : "(unnamed kernel)";
+    c.launch.grid = {k.gridX, k.gridY, k.gridZ};
+    c.launch.block = {k.blockX, k.blockY, k.blockZ};
+    c.launch.registers = k.registersPerThread;
+    c.launch.static_smem = k.staticSharedMemory;
+    c.launch.dynamic_smem = k.dynamicSharedMemory;
+    c.launch.local_bytes = k.localMemoryPerThread;
+    configs.push_back(std::move(c));
+    return static_cast<int>(configs.size()) - 1;
   }
   void reset() { intervals.clear(); }
 };
@@ -73,7 +106,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
           auto* k = reinterpret_cast<CUpti_ActivityKernel10*>(record);
-          sink().add(k->start, k->end, k->streamId);
+          sink().add(k->start, k->end, k->streamId, sink().config_of(*k));
           break;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -163,12 +196,32 @@ class CuptiTimer final : public Timer {
       first = std::min(first, r.start);
       last = std::max(last, r.end);
       ++s.records;
+      if (r.config >= 0) {
+        Tally& t = tally_[r.config];
+        ++t.launches;
+        t.ns += r.end - r.start;
+      }
       if (std::find(streams.begin(), streams.end(), r.stream) == streams.end()) streams.push_back(r.stream);
     }
     s.streams = static_cast<int>(streams.size());
     if (s.records > 0) s.gpu_ms = static_cast<double>(last - first) * 1e-6;
     sink().reset();
+    ++windows_;
     return s;
+  }
+
+  std::vector<KernelLaunch> take_kernels() override {
+    std::lock_guard<std::mutex> lock(sink().mutex);
+    std::vector<KernelLaunch> out;
+    for (const auto& [config, t] : tally_) {
+      KernelLaunch l = sink().configs[config].launch;
+      l.launches_per_call = static_cast<double>(t.launches) / windows_;
+      l.gpu_ms_per_call = static_cast<double>(t.ns) * 1e-6 / windows_;
+      out.push_back(std::move(l));
+    }
+    tally_.clear();
+    windows_ = 0;
+    return out;
   }
 
   void learn_own_stream(cudaStream_t stream) override {
@@ -209,6 +262,12 @@ class CuptiTimer final : public Timer {
       if (r.stream != own_stream_) ++foreign_;
   }
 
+  struct Tally {
+    long long launches = 0;
+    std::uint64_t ns = 0;
+  };
+  std::map<int, Tally> tally_;  // per kernel configuration, over the windows since take_kernels()
+  int windows_ = 0;
   std::uint64_t window_start_ = 0;
   KernelTracing tracing_ = KernelTracing::serialized;
   std::uint32_t own_stream_ = 0;

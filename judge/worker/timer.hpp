@@ -19,6 +19,8 @@
 
 #include <cuda_runtime.h>
 
+#include "judge/core/result.hpp"
+
 namespace judge {
 
 enum class KernelTracing { serialized, concurrent };
@@ -47,6 +49,10 @@ class Timer {
   // work the submission launched when it was not being timed (e.g. from a thread it left running). Collects what
   // has completed so far; the device should be idle. Events cannot tell: they always report 0.
   virtual int take_foreign_activity() = 0;
+  // The kernel configurations that ran inside the windows closed since the last call (the solve() calls timed),
+  // with their resources as CUPTI recorded them, launches and summed durations per window; then forgets them.
+  // Events cannot tell: always empty.
+  virtual std::vector<KernelLaunch> take_kernels() { return {}; }
 };
 
 // CUPTI if it initialises, else events. Call before the CUDA context is created so CUPTI sees everything.

@@ -1,5 +1,6 @@
-// Every example submission is accepted by `judge submit` on the GPU and appears on the leaderboard; `judge run`
-// accepts the challenges' starters' signatures (they compile) but not their empty kernels.
+// Every example submission is accepted by `judge submit` on the GPU, lists the kernels it launched, and appears on
+// the leaderboard; `judge run` accepts the challenges' starters' signatures (they compile) but not their empty
+// kernels.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,17 @@ TEST_P(Example, IsAcceptedAndRanked) {
       EXPECT_GT(c.value("speedup", 0.0), 0.0) << c.dump();
       EXPECT_GT(c["speed_of_light"]["percent"].get<double>(), 0.0) << c.dump();
     }
+  // Every kernel it launched while timed, with the resources CUPTI saw and the occupancy they allow.
+  ASSERT_TRUE(j.contains("kernels") && !j["kernels"].empty()) << j.dump(2).substr(0, 4000);
+  double time_percent = 0;
+  for (const auto& k : j["kernels"]) {
+    EXPECT_GT(k["block_threads"].get<int>(), 0) << k.dump();
+    EXPECT_GT(k["registers"].get<int>(), 0) << k.dump();
+    EXPECT_GT(k["occupancy"]["percent"].get<double>(), 0.0) << k.dump();
+    EXPECT_FALSE(k["occupancy"].contains("error")) << k.dump();
+    time_percent += k["time_percent"].get<double>();
+  }
+  EXPECT_NEAR(time_percent, 100.0, 0.5) << j["kernels"].dump(2);
   ASSERT_TRUE(j["record"]["recorded"].get<bool>()) << j["record"].dump();
 
   auto lb = judge::testing::run_command({cli, "--json", "leaderboard", s.challenge}, env);

@@ -340,6 +340,55 @@ TEST_F(Build, HeadersBesideTheSourceArePartOfTheCacheKey) {
   EXPECT_FALSE(second.cached);
 }
 
+// ptxas's -v report gives each kernel's registers, spills and shared memory (shown beside the kernels solve()
+// launched), and stays out of the diagnostics, which are for warnings and errors: a clean build has none. A cached
+// build gives the same report.
+TEST_F(Build, PtxasReportNamesEachKernelsResourcesAndStaysOutOfTheDiagnostics) {
+  const std::string src = R"(#include <cuda_runtime.h>
+__global__ void __launch_bounds__(1024, 1) heavy(const float* a, float* out, int n) {
+  float acc[96];
+#pragma unroll
+  for (int i = 0; i < 96; ++i) acc[i] = a[i * n + threadIdx.x];
+#pragma unroll
+  for (int r = 1; r < 4; ++r)
+#pragma unroll
+    for (int i = 0; i < 96; ++i) acc[i] = fmaf(acc[i], acc[(i + r) % 96], acc[(i + 7 * r) % 96]);
+  float s = 0;
+#pragma unroll
+  for (int i = 0; i < 96; ++i) s += acc[i] * (i + 1);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+__global__ void tiled(const float* a, float* out) {
+  __shared__ float tile[32][33];
+  tile[threadIdx.y][threadIdx.x] = a[threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x * 32 + threadIdx.y] = tile[threadIdx.x][threadIdx.y];
+}
+extern "C" void solve(const float* A, const float* B, float* C, int N) {
+  heavy<<<1, 1024>>>(A, C, N);
+  tiled<<<1, dim3(32, 32)>>>(B, C);
+}
+)";
+  for (bool cached : {false, true}) {
+    SCOPED_TRACE(cached ? "cached" : "fresh");
+    auto r = build(src);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_EQ(r.cached, cached);
+    EXPECT_EQ(r.diagnostics.find("ptxas info"), std::string::npos) << r.diagnostics;
+    EXPECT_EQ(r.diagnostics.find("bytes stack frame"), std::string::npos) << r.diagnostics;
+    const judge::PtxasKernel* heavy = judge::find_ptxas_kernel(r.ptxas, "_Z5heavyPKfPfi", "sm_75");
+    ASSERT_NE(heavy, nullptr) << r.ptxas.size() << " kernels in the report";
+    EXPECT_EQ(heavy->arch, "sm_75");
+    EXPECT_EQ(heavy->registers, 64) << "__launch_bounds__(1024, 1): 65536 registers / 1024 threads";
+    EXPECT_TRUE(heavy->spills()) << "96 live values do not fit in 64 registers";
+    const judge::PtxasKernel* tiled = judge::find_ptxas_kernel(r.ptxas, "_Z5tiledPKfPf", "sm_75");
+    ASSERT_NE(tiled, nullptr);
+    EXPECT_EQ(tiled->shared_bytes, 32 * 33 * 4);
+    EXPECT_FALSE(tiled->spills());
+  }
+  EXPECT_TRUE(build(kGood).diagnostics.empty()) << "a clean build says nothing";
+}
+
 TEST_F(Build, UnreadableSourceIsAnErrorNamingTheFile) {
   judge::BuildRequest req;
   req.source = dir_ / "nope.cu";

@@ -186,6 +186,81 @@ TEST(ConsoleReport, SaysWhichCasesWereTimedWithConcurrentTracing) {
   EXPECT_CONTAINS(s, "concurrent tracing");
 }
 
+// The kernels table under the timing table: from CUPTI's records of the benchmark, ptxas's report and the SM's
+// limits; in --json as "kernels". Without records (events timer), the console says why there is no table.
+JudgeReport with_kernels() {
+  JudgeReport r = accepted_submit();
+  r.device->sm.cc_major = 9;
+  r.device->sm.warp_size = 32;
+  r.device->sm.max_threads_per_block = 1024;
+  r.device->sm.max_threads_per_sm = 2048;
+  r.device->sm.max_blocks_per_sm = 32;
+  r.device->sm.regs_per_block = r.device->sm.regs_per_sm = 65536;
+  r.device->sm.smem_per_block = 49152;
+  r.device->sm.smem_per_block_optin = 232448;
+  r.device->sm.smem_per_sm = 233472;
+  r.device->sm.reserved_smem_per_block = 1024;
+  r.build.ptxas = judge::parse_ptxas_report(
+      "ptxas info    : Compiling entry function '_Z6madd_kPKfPfii' for 'sm_90a'\n"
+      "ptxas info    : Function properties for _Z6madd_kPKfPfii\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 128 registers, used 1 barriers, 16384 bytes smem\n");
+  judge::KernelLaunch k;
+  k.name = "_Z6madd_kPKfPfii";
+  k.grid = {4096, 1, 1};
+  k.block = {256, 1, 1};
+  k.registers = 128;
+  k.static_smem = 16384;
+  k.launches_per_call = 1;
+  k.gpu_ms_per_call = 1.9;
+  judge::KernelLaunch tail;  // a library's kernel: not in ptxas's report
+  tail.name = "cleanup_tail";
+  tail.grid = {1, 1, 1};
+  tail.block = {64, 1, 1};
+  tail.registers = 16;
+  tail.launches_per_call = 1;
+  tail.gpu_ms_per_call = 0.1;
+  r.cases[1].kernels = {k, tail};
+  return r;
+}
+
+TEST(ConsoleReport, KernelsTableUnderTheTimingTable) {
+  std::string s = console(with_kernels());
+  EXPECT_CONTAINS(s, "kernels launched by solve() while timed");
+  EXPECT_CONTAINS(s, "madd_k");
+  EXPECT_NOT_CONTAINS(s, "_Z6madd_k") << "demangled";
+  EXPECT_CONTAINS(s, "95%");  // 1.9 of the 2 ms the kernels ran
+  EXPECT_CONTAINS(s, "cleanup_tail");
+  EXPECT_CONTAINS(s, "16 KiB");
+  EXPECT_CONTAINS(s, "25% (16/64 warps, registers)");
+  EXPECT_CONTAINS(s, "fits 2 blocks per SM, held there by registers");
+  EXPECT_LT(s.find("samples"), s.find("kernels launched")) << "under the timing table";
+  EXPECT_NOT_CONTAINS(console(accepted_submit()), "kernels launched") << "no records, no table";
+  JudgeReport events = accepted_submit();
+  events.timer = "events";
+  EXPECT_CONTAINS(console(events), "no kernel resources");
+}
+
+TEST(JsonReport, KernelsCarryResourcesOccupancyAndSpills) {
+  json j = as_json(with_kernels(), RecordOutcome{});
+  ASSERT_TRUE(j.contains("kernels")) << j.dump(2);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  const json& k = j["kernels"][0];  // most time first
+  EXPECT_DOUBLE_EQ(k.at("time_percent").get<double>(), 95.0);
+  EXPECT_FALSE(j["kernels"][1].contains("ptxas")) << "not compiled from solve.cu";
+  EXPECT_EQ(k.at("name"), "_Z6madd_kPKfPfii");
+  EXPECT_EQ(k.at("display_name"), "madd_k");
+  EXPECT_EQ(k.at("block_threads"), 256);
+  EXPECT_EQ(k.at("registers"), 128);
+  EXPECT_EQ(k.at("static_smem"), 16384);
+  EXPECT_EQ(k.at("ptxas").at("spill_store_bytes"), 0);
+  EXPECT_EQ(k.at("occupancy").at("blocks_per_sm"), 2);
+  EXPECT_DOUBLE_EQ(k.at("occupancy").at("percent").get<double>(), 25.0);
+  EXPECT_EQ(k.at("occupancy").at("limited_by"), "registers");
+  EXPECT_EQ(j.at("cases").at(1).at("kernels").at(0).at("grid"), json({4096, 1, 1})) << "per case, with the grid";
+  EXPECT_FALSE(as_json(accepted_submit(), RecordOutcome{}).contains("kernels"));
+}
+
 TEST(ConsoleReport, AcceptedRunHasNoScoreAndNoTimingColumns) {
   JudgeReport r = accepted_submit();
   r.mode = judge::Mode::run;
