@@ -51,6 +51,8 @@ struct TimingFlags {
   bool no_reference_timing = false;
   bool no_calibration = false;
 };
+// --arch's help, the same wherever a command compiles a solution.
+extern const char* const kArchHelp;
 void add_build_flags(CLI::App* sub, BuildFlags& f);
 void add_timing_flags(CLI::App* sub, TimingFlags& f);
 // Options to judge with these flags (Mode::run), with the cache and the worker.

@@ -160,7 +160,7 @@ void setup_batch(CLI::App& app, const GlobalOptions& g) {
       ->check(CLI::Range(1, 16));
   b->add_option("--db", o->db, "Leaderboard database file")->envname("JUDGE_DB");
   add_timing_flags(b, o->timing);
-  b->add_option("--arch", o->arch, "GPU architecture to compile for (default: each device's)");
+  b->add_option("--arch", o->arch, kArchHelp);
   b->add_option("--nvcc-flag", o->nvcc_flags, "Extra flag for nvcc (repeatable)");
   b->callback([o, &g] { exit_code() = run_batch_command(g, *o); });
 }

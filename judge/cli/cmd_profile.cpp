@@ -60,7 +60,7 @@ void setup_profile(CLI::App& app, const GlobalOptions& g) {
                                                "(default: the challenge's)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--device", opt->device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
-  sub->add_option("--arch", opt->arch, "GPU architecture to compile for, e.g. sm_89 (default: the device's, with its architecture-specific features from 9.0 on: sm_90a)");
+  sub->add_option("--arch", opt->arch, kArchHelp);
   sub->add_option("--nvcc-flag", opt->nvcc_flags, "Extra flag for nvcc (repeatable)");
   sub->callback([opt, &g] { exit_code() = run_profile(g, *opt); });
 }

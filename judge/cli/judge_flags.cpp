@@ -25,11 +25,15 @@ std::optional<Calibration> calibration_for(const GlobalOptions& g, const JudgeOp
 
 }  // namespace
 
+const char* const kArchHelp =
+    "GPU architecture to compile for, e.g. sm_89 (default: each device's, with its architecture-specific features "
+    "from 9.0 on: sm_90a)";
+
 void add_build_flags(CLI::App* sub, BuildFlags& f) {
   sub->add_option("--timeout", f.timeout_s, "Seconds one solve() call may take (default: the challenge's)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--device", f.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
-  sub->add_option("--arch", f.arch, "GPU architecture to compile for, e.g. sm_89 (default: the device's, with its architecture-specific features from 9.0 on: sm_90a)");
+  sub->add_option("--arch", f.arch, kArchHelp);
   sub->add_option("--nvcc-flag", f.nvcc_flags, "Extra flag for nvcc (repeatable), e.g. --nvcc-flag=-maxrregcount=64");
   sub->add_flag("--no-cupti", f.no_cupti, "Time with CUDA events on the default stream instead of CUPTI records");
 }

@@ -144,7 +144,8 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
     result.ok = result.cached = true;
     result.library = library;
     result.diagnostics = read_text(dir / "build.log", "the cached build log");
-    if (fs::exists(dir / "ptxas.log", ec)) result.ptxas = parse_ptxas_report(read_text(dir / "ptxas.log", "ptxas's report"));
+    if (fs::exists(dir / "ptxas.log", ec))
+      result.ptxas = parse_ptxas_report(read_text(dir / "ptxas.log", "ptxas's report"));
     result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return result;
   }

@@ -32,7 +32,8 @@ std::string smem_text(const KernelResources& k) {
 std::string format_bytes_short(std::int64_t bytes) {
   if (bytes < 1024) return fmt::format("{} B", bytes);
   const double kib = bytes / 1024.0;
-  if (kib < 1024) return kib == static_cast<std::int64_t>(kib) ? fmt::format("{:.0f} KiB", kib) : fmt::format("{:.1f} KiB", kib);
+  if (kib < 1024)
+    return kib == static_cast<std::int64_t>(kib) ? fmt::format("{:.0f} KiB", kib) : fmt::format("{:.1f} KiB", kib);
   return fmt::format("{:.1f} MiB", kib / 1024);
 }
 

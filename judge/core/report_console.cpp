@@ -381,7 +381,8 @@ class ConsoleReporter final : public Reporter {
   void kernels_section(const JudgeReport& r, std::ostream& out) {
     KernelTable t = kernel_table(kernel_resources(r.cases, r.build.ptxas, r.device ? &*r.device : nullptr));
     if (t.lines.empty()) {
-      bool timed = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.timing.has_value(); });
+      bool timed =
+          std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.timing.has_value(); });
       if (timed && r.timer == "events")
         out << "  note: no kernel resources: they come from CUPTI's kernel records, and this run timed with events\n";
       return;
