@@ -1,44 +1,54 @@
-// Rung 8: 128x256 tiles, 8x16 per thread, 4 cp.async stages, 1 barrier per tile, register prefetch, raster.
+// Rung 8: 8x16 outputs per thread, 4 cp.async stages, 1 barrier per tile, register prefetch, 2 blocks per SM.
 // What changed since rung 7, and why each change pays on an H100:
 // - 128 accumulators per thread (8 rows x 16 columns) instead of 64: per step of k a thread reads 2 float4 of A
 //   (amortised: 8 float4 per 4 steps) and 4 of B for 128 FMAs; per tile of 8 steps, 1024 FMAs against 48 shared
-//   reads, 3 copies, a barrier and some address arithmetic: ~93% of the issued instructions are FMAs. A scheduler
-//   issues one warp instruction per clock and an FMA instruction fills its 32 FP32 lanes for that clock, so every
-//   other instruction costs an FMA slot: this ratio bounds the speed.
+//   reads, 2 copies of A, 4 of B, a barrier and some address arithmetic: ~94% of the issued instructions are FMAs.
+//   A scheduler issues one warp instruction per clock and an FMA instruction fills its 32 FP32 lanes for that
+//   clock, so every other instruction costs an FMA slot: this ratio bounds the speed.
 // - Register budget: 128 accumulators + 8 float4 of A (32) + the next group's A (up to 32 while the old one is
-//   used up) + 4 float4 of B twice (32) + addresses: ~210 live at the peak. __launch_bounds__(256, 1) lets ptxas
-//   use up to 255 and it takes them all (0 spills; 239-247 for the 192-wide tile): 256 x 255 = 65280 of the 65536
-//   registers, so one block of 256 threads per SM, 8 warps, 2 per scheduler. That is little latency hiding by
-//   warps, so the latency is hidden inside each warp instead: the fragments for step k + 1 are loaded from shared
-//   memory while the FMAs of step k run, and tiles arrive STAGES - 1 = 3 tiles ahead by cp.async.
+//   used up) + 4 float4 of B twice (32) + addresses: ~210 live at the peak. ptxas takes 255 (0 spills), so a warp
+//   holds 32 x 256 registers and an SM (65536) at most 8 warps. A block is 4 warps (128 threads, a 128x128 tile,
+//   each warp 64x64) and __launch_bounds__(128, 2) asks for two blocks per SM: the same 8 warps as one block of
+//   256, but a block waiting at its barrier leaves the other one issuing, and the grid comes in finer waves (264
+//   tiles at once). Against one block of 8 warps with a 128x256 tile (this rung's earlier form) on an H100, within
+//   run-to-run spread: 3.18-3.19 ms against 3.19-3.22 at 4096^3, 4.45-4.71 against 4.55-4.58 at 6000x3000x5000.
+// - With 2 warps per scheduler there is little latency hiding by warps, so the latency is hidden inside each warp:
+//   the fragments for step k + 1 are loaded from shared memory while the FMAs of step k run, and tiles arrive
+//   STAGES - 1 = 3 tiles ahead by cp.async.
 // - One __syncthreads per tile, placed before the FMAs of the tile's last step (whose fragments are already in
 //   registers): after it the stage just finished is free (refilled at once with tile t + STAGES) and tile t + 1
 //   has landed, so its first fragments load while those last 128 FMAs run: no empty pipeline at tile boundaries.
-// - Shared memory (dynamic, opt-in above 48 KB): 4 stages x (A 128 x 12 + B 8 x 256 floats) = 56 KB. BK = 8 keeps
-//   the fully unrolled tile loop at ~1024 FMAs (16 KB of code), gentler on the instruction cache than BK = 16
-//   (which also works: 0 spills, 104 KB of shared memory; half the barriers, twice the code). A's rows are padded
-//   to 12 floats: row r, float4 q is in bank group (3 * r + q) % 8, and the 8 rows a warp reads at once
-//   (r = wm + lr + 8 * i, lr = 0..7) fall in 8 distinct groups (3 is odd); the copies are laid out so that any 8
-//   lanes write 8 consecutive rows of one float4 column (distinct groups again). B needs no padding: a warp reads
-//   4 consecutive float4 per read and writes 32 consecutive ones per copy.
-// - Raster: blocks are numbered down groups of 8 tile rows before moving right, so the 132 blocks running at once
-//   share 8 row-panels of A and ~17 column-panels of B, which stay in L2, instead of streaming all of B per wave.
-// - Tile shape per problem: one block per SM means the grid runs in waves of 132 tiles, and the last wave can be
-//   nearly empty (6000 x 5000 in 128x256 tiles: 940 tiles = 7.1 waves, so 8 waves, 87% useful). solve() also
-//   considers 128x192 tiles (8x12 per thread: 10 waves of 92.5% useful there) and takes the shape with the least
-//   (waves x tile area); 4096 x 4096 keeps 128x256 (3.9 waves, 97% useful).
+// - Shared memory (dynamic; under the 48 KB a block gets without opting in): 4 stages x (A 128 x 12 + B 8 x 128
+//   floats) = 40 KB per block. BK = 8 keeps the fully unrolled tile loop at ~1024 FMAs, gentle on the instruction
+//   cache (BK = 16 with 3 stages measured 3-6% slower). A's rows are padded to 12 floats: row r, float4 q is in
+//   bank group (3 * r + q) % 8, and the 8 rows a warp reads at once (r = wm + lr + 8 * i, lr = 0..7) fall in 8
+//   distinct groups (3 is odd); the copies are laid out so that any 8 lanes write 8 consecutive rows of one float4
+//   column (distinct groups again). B needs no padding: a warp reads 4 consecutive float4 per read and writes 32
+//   consecutive ones per copy.
+// - Raster: blocks are numbered down groups of 8 tile rows before moving right, so the blocks running at once
+//   share 8 row-panels of A and a few dozen column-panels of B, which stay in L2, instead of streaming all of B
+//   per wave.
+// What is left (Nsight Compute on an H100, 4096^3, clocks locked to base): SM throughput 73% of peak, achieved
+// occupancy 12.5% (the register limit above), warps stalled mostly "not selected" (30%: another ready warp took
+// the issue slot, the scheduler is busy) and "dispatch stall" (18%: the dispatcher held back an issued FMA, the
+// signature of register-bank conflicts between an FMA's three source registers, which CUDA C cannot control:
+// cuBLAS's SGEMM is hand-scheduled machine code). Measured: 0.83-0.84x cuBLAS at 4096^3, 0.83-0.88x at
+// 6000x3000x5000 (two runs on H100s).
 // Edges as in rung 7: out-of-range elements are zero-filled by the copies themselves (16-byte copies when
 // N % 4 == 0 and K % 4 == 0, 4-byte copies otherwise), stores of C are predicated. Each output is one float sum in
 // increasing k, as in every rung before.
 #include <cuda_runtime.h>
 
 #define BM 128       // rows of C per block
+#define BN 128       // columns of C per block
 #define BK 8         // depth of one tile
 #define STAGES 4     // tiles in shared memory at once
 #define WM 64        // rows of C per warp (2 warps down)
+#define WN 64        // columns of C per warp (2 warps across)
 #define TM 8         // rows of C per thread: lr, lr + 8, ..., lr + 56 within the warp tile (lr = lane / 4)
-#define A_LD (BK + 4)  // floats per row of an A tile in shared memory (padded; BK = 8, 16 or 32 keep A_LD / 4 odd)
-#define THREADS 256  // 8 warps: 2 down x 4 across
+#define TN 16        // columns of C per thread: 4 float4 at lc * 4 + 16 * j within the warp tile (lc = lane % 4)
+#define A_LD (BK + 4)  // floats per row of an A tile in shared memory (padded; A_LD / 4 odd)
+#define THREADS 128  // 4 warps: 2 down x 2 across
 #define GROUP_M 8    // tile rows per raster group
 
 // cp.async: copy 16 (or 4) bytes global -> shared; only src_bytes of them are read, the rest are written as zero.
@@ -80,18 +90,13 @@ __device__ __forceinline__ float component(const float4& v, int i) {  // i is a 
   return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
 
-constexpr int smem_bytes(int bn) { return STAGES * (BM * A_LD + BK * bn) * 4; }
+constexpr int A_STAGE = BM * A_LD, B_STAGE = BK * BN;  // floats per stage
+constexpr int SMEM_BYTES = STAGES * (A_STAGE + B_STAGE) * 4;  // 40 KB: no opt-in needed (<= 48 KB)
 
-// BN: columns of C per block, 256 or 192; a warp owns 64 x BN / 4 of C, a thread 8 x TN with TN = BN / 16, as
-// TN / 4 float4 columns at lc * 4 + 16 * j within the warp tile (lc = lane % 4).
-template <int BN, bool VEC>
-__global__ void __launch_bounds__(THREADS, 1)
-    matmul_tuned(const float* A, const float* B, float* C, int M, int N, int K) {
-  constexpr int WN = BN / 4;      // columns of C per warp
-  constexpr int TN = BN / 16;     // columns of C per thread
-  constexpr int TN4 = TN / 4;     // float4 of B per thread per step of k
-  constexpr int A_STAGE = BM * A_LD, B_STAGE = BK * BN;  // floats per stage
-  constexpr int B_CHUNKS = BK * BN / 4;                  // float4 per B tile: 512 (BN 256) or 384 (BN 192)
+template <bool VEC>
+__global__ void __launch_bounds__(THREADS, 2) matmul_tuned(const float* A, const float* B, float* C, int M, int N,
+                                                           int K) {
+  constexpr int TN4 = TN / 4;  // float4 of B per thread per step of k
   extern __shared__ __align__(16) float smem[];
   float* const As = smem;                     // [STAGES][BM][A_LD]
   float* const Bs = smem + STAGES * A_STAGE;  // [STAGES][BK][BN]
@@ -107,28 +112,26 @@ __global__ void __launch_bounds__(THREADS, 1)
 
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
-  const int trow = (warp / 4) * WM + lane / 4;        // this lane's first row (of 8, 8 apart), within the tile
-  const int tcol = (warp % 4) * WN + (lane % 4) * 4;  // its first column (of TN / 4 float4, 16 apart)
+  const int trow = (warp / 2) * WM + lane / 4;        // this lane's first row (of 8, 8 apart), within the tile
+  const int tcol = (warp % 2) * WN + (lane % 4) * 4;  // its first column (of TN / 4 float4, 16 apart)
 
-  // Copies per tile. A (128 x BK, BK / 4 float4 per row): BK / 8 per thread, p = 0.., row a_r, float4
-  // a_q + 2 * p; lanes 0-15 take 16 consecutive rows, lanes 16-31 the same rows' next float4. B (BK x BN): chunk
-  // q = tid + 256 * p is row q / (BN / 4), columns (q % (BN / 4)) * 4..+3; a warp copies 32 consecutive chunks.
+  // Copies per tile. A (128 x 8: 256 float4): 2 per thread, p = 0, 1: row a_r + 64 p, float4 a_q; a warp's lanes
+  // 0-15 take 16 consecutive rows, lanes 16-31 the same rows' other float4 (a whole 32-byte sector per row).
+  // B (8 x 128: 256 float4): chunk q = tid + 128 * p, p = 0..1, is row q / 32, columns (q % 32) * 4..+3; a warp
+  // copies one whole row of the tile.
   const int a_r = warp * 16 + lane % 16, a_q = lane / 16;
-  const float* const a_src = A + (row0 + a_r) * N + a_q * 4;  // k-tile t adds t * BK
-  const bool a_in = row0 + a_r < M;
+  const float* const a_src = A + (size_t)(row0 + a_r) * N + a_q * 4;  // k-tile t adds t * BK, p adds 64 rows
   auto load_tile = [&](int t, int s) {  // start copying k-tile t into stage s
     const int k0 = t * BK;
 #pragma unroll
-    for (int p = 0; p < BK / 8; ++p)
-      copy4<VEC>(As + s * A_STAGE + a_r * A_LD + (a_q + 2 * p) * 4, a_src + k0 + 8 * p, A, a_in,
-                 k0 + (a_q + 2 * p) * 4, N);
+    for (int p = 0; p < 2; ++p)
+      copy4<VEC>(As + s * A_STAGE + (a_r + 64 * p) * A_LD + a_q * 4, a_src + (size_t)64 * p * N + k0, A,
+                 row0 + a_r + 64 * p < M, k0 + a_q * 4, N);
 #pragma unroll
-    for (int p = 0; p < (B_CHUNKS + THREADS - 1) / THREADS; ++p) {
+    for (int p = 0; p < BK * BN / 4 / THREADS; ++p) {
       const int q = tid + THREADS * p;
-      if (B_CHUNKS % THREADS == 0 || q < B_CHUNKS) {  // BN 192: 384 chunks, warps 0-3 take the second round
-        const int r = q / (BN / 4), c = (q % (BN / 4)) * 4;
-        copy4<VEC>(Bs + s * B_STAGE + r * BN + c, B + (k0 + r) * K + col0 + c, B, k0 + r < N, col0 + c, K);
-      }
+      const int r = q / (BN / 4), c = (q % (BN / 4)) * 4;
+      copy4<VEC>(Bs + s * B_STAGE + r * BN + c, B + (size_t)(k0 + r) * K + col0 + c, B, k0 + r < N, col0 + c, K);
     }
   };
 
@@ -219,45 +222,22 @@ __global__ void __launch_bounds__(THREADS, 1)
       const int c = col0 + tcol + 16 * j;
       if constexpr (VEC) {  // K % 4 == 0: the four columns c..c+3 are all inside C or all outside it
         if (c < K)
-          *reinterpret_cast<float4*>(&C[r * K + c]) =
+          *reinterpret_cast<float4*>(&C[(size_t)r * K + c]) =
               make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]);
       } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e)
-          if (c + e < K) C[r * K + c + e] = acc[i][4 * j + e];
+          if (c + e < K) C[(size_t)r * K + c + e] = acc[i][4 * j + e];
       }
     }
   }
 }
 
-template <int BN>
-static void launch(const float* A, const float* B, float* C, int M, int N, int K) {
-  const int blocks = ((M + BM - 1) / BM) * ((K + BN - 1) / BN);
-  if (N % 4 == 0 && K % 4 == 0) {
-    cudaFuncSetAttribute(matmul_tuned<BN, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(BN));
-    matmul_tuned<BN, true><<<blocks, THREADS, smem_bytes(BN)>>>(A, B, C, M, N, K);
-  } else {
-    cudaFuncSetAttribute(matmul_tuned<BN, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(BN));
-    matmul_tuned<BN, false><<<blocks, THREADS, smem_bytes(BN)>>>(A, B, C, M, N, K);
-  }
-}
-
 extern "C" void solve(const float* A, const float* B, float* C, int M, int N, int K) {
-  static int sms = 0;  // one block per SM at a time: the grid runs in waves of `sms` tiles
-  if (sms == 0) {
-    int dev = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (sms <= 0) sms = 132;
-  }
-  // Cost of a tile shape ~ (number of waves) x (work per tile); ties go to the larger, more efficient tile.
-  auto cost = [&](long long bn) {
-    const long long tiles = ((M + BM - 1) / BM) * ((K + bn - 1) / bn);
-    return (tiles + sms - 1) / sms * bn;
-  };
-  if (cost(192) < cost(256))
-    launch<192>(A, B, C, M, N, K);
+  const int blocks = ((M + BM - 1) / BM) * ((K + BN - 1) / BN);
+  if (N % 4 == 0 && K % 4 == 0)
+    matmul_tuned<true><<<blocks, THREADS, SMEM_BYTES>>>(A, B, C, M, N, K);
   else
-    launch<256>(A, B, C, M, N, K);
+    matmul_tuned<false><<<blocks, THREADS, SMEM_BYTES>>>(A, B, C, M, N, K);
   cudaDeviceSynchronize();
 }

@@ -6,6 +6,11 @@
 // floats: element (r, c) sits in bank (r + c) % 32, and both the row-wise scalar stores and the column-wise gathers
 // of a warp (8 float4 columns x 4 rows) hit 32 different banks. float4 is used only where every row starts on a
 // 16-byte boundary (cols % 4 == 0 for the input, rows % 4 == 0 for the output); otherwise that side moves 4 scalars.
+// The grid's x runs down the input's tile rows (blockIdx.x = tile row, blockIdx.y = tile column): blocks launched
+// one after another write the consecutive 256-byte pieces of the same output rows. Where output rows do not start
+// on a 128-byte line (3000 floats: 12000 bytes), neighbouring pieces share a line, and (our reading of the gain)
+// the two halves now reach L2 close together. Measured on an H100 at 3000x30000: 93% of copy bandwidth, against 90%
+// with x across; 8192x8192 is unchanged (96-97%).
 #include <cstdint>
 
 #include <cuda_runtime.h>
@@ -23,8 +28,8 @@ __global__ void __launch_bounds__(THREADS) transpose_wide(const float* input, fl
   // A warp takes 8 consecutive float4 columns of 4 consecutive rows; 8 warps tile 16 float4 columns x 16 rows.
   const int q = (lane % 8) + 8 * (warp % 2);  // float4 column within the tile, 0..15
   const int r = (lane / 8) + 4 * (warp / 2);  // row within a pass, 0..15
-  const int row0 = blockIdx.y * TILE;         // first input row of the tile
-  const int col0 = blockIdx.x * TILE;         // first input column of the tile
+  const int row0 = blockIdx.x * TILE;         // first input row of the tile
+  const int col0 = blockIdx.y * TILE;         // first input column of the tile
 
   // Input tile: input rows row0 + r + 16p, columns col0 + 4q .. col0 + 4q + 3.
   {
@@ -79,7 +84,7 @@ static bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 extern "C" void solve(const float* input, float* output, int rows, int cols) {
   const bool in4 = cols % 4 == 0 && aligned16(input);
   const bool out4 = rows % 4 == 0 && aligned16(output);
-  const dim3 blocks((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);  // rows <= 32768: at most 512 in y
+  const dim3 blocks((rows + TILE - 1) / TILE, (cols + TILE - 1) / TILE);  // cols <= 32768: at most 512 in y
   if (in4 && out4)
     transpose_wide<true, true><<<blocks, THREADS>>>(input, output, rows, cols);
   else if (in4)

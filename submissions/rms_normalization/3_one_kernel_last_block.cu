@@ -8,6 +8,10 @@
 // Waiting inside a kernel for other blocks needs every block resident at once, which a plain launch does not promise:
 // cudaLaunchCooperativeKernel does (it refuses a grid larger than fits), so the grid is capped by the occupancy API.
 // Floor at this size: one launch, one DRAM read latency, one barrier, the stores, i.e. a few microseconds.
+// Nsight Compute on an H100 (clocks locked to base): 7.2 us, DRAM 1.7% and SM 2.9% of peak, 98 blocks, warps 62% of
+// their time waiting at the barrier for the last block's result: latency-bound. Copy bandwidth would move these
+// 0.8 MB in 0.27 us, so no kernel reaches a bandwidth target here; rung 3 is 7x faster than rung 1 by paying fewer
+// launches and round trips, which is all this size allows.
 #include <cstdint>
 
 #include <cuda_runtime.h>
