@@ -122,4 +122,38 @@ nlohmann::json to_json(const KernelResources& k) {
   return j;
 }
 
+KernelResources kernel_resources_from_json(const nlohmann::json& j) {
+  KernelResources k;
+  k.name = j.at("name").get<std::string>();
+  k.display_name = j.at("display_name").get<std::string>();
+  k.block = j.at("block").get<std::array<int, 3>>();
+  k.registers = j.at("registers").get<int>();
+  k.static_smem = j.at("static_smem").get<std::int64_t>();
+  k.dynamic_smem = j.at("dynamic_smem").get<std::int64_t>();
+  k.local_bytes = j.at("local_bytes").get<std::int64_t>();
+  k.launches_per_call = j.at("launches_per_call").get<double>();
+  k.time_percent = j.at("time_percent").get<double>();
+  k.cases = j.at("cases").get<std::vector<std::string>>();
+  if (j.contains("ptxas")) {
+    const nlohmann::json& p = j.at("ptxas");
+    PtxasKernel x;
+    x.name = k.name;
+    x.registers = p.at("registers").get<int>();
+    x.spill_store_bytes = p.at("spill_store_bytes").get<std::int64_t>();
+    x.spill_load_bytes = p.at("spill_load_bytes").get<std::int64_t>();
+    x.stack_frame_bytes = p.at("stack_frame_bytes").get<std::int64_t>();
+    x.shared_bytes = p.at("shared_bytes").get<std::int64_t>();
+    x.arch = p.at("arch").get<std::string>();
+    x.barriers = p.value("barriers", -1);
+    k.ptxas = x;
+  }
+  const nlohmann::json& o = j.at("occupancy");
+  k.occupancy.blocks_per_sm = o.at("blocks_per_sm").get<int>();
+  k.occupancy.warps_per_sm = o.at("warps_per_sm").get<int>();
+  k.occupancy.max_warps_per_sm = o.at("max_warps_per_sm").get<int>();
+  k.occupancy.limited_by = o.at("limited_by").get<std::string>();
+  k.occupancy.error = o.value("error", std::string());
+  return k;
+}
+
 }  // namespace judge

@@ -43,5 +43,8 @@ std::string demangle_kernel_name(const std::string& name);
 std::string short_kernel_name(const std::string& name);
 
 nlohmann::json to_json(const KernelResources& k);
+// The inverse of to_json, for stored results (a ladder run kept in bench/); throws nlohmann's errors on a document
+// that lacks a field, which callers turn into an error naming the file.
+KernelResources kernel_resources_from_json(const nlohmann::json& j);
 
 }  // namespace judge

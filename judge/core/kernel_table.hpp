@@ -17,6 +17,10 @@ std::string occupancy_text(const Occupancy& o);
 // "0", "64/64 B" (stores/loads), "-" when ptxas did not report the kernel (a library's).
 std::string spills_text(const KernelResources& k);
 
+// One kernel on one line, for the ladder: "sgemm<128>: 256 threads, 128 registers, 0 spills, 32 KiB shared,
+// occupancy 50% (32/64 warps, registers)".
+std::string kernel_summary(const KernelResources& k);
+
 struct KernelTable {
   std::vector<std::string> lines;  // header first; empty when there are no kernels
   std::vector<std::string> notes;  // one sentence each

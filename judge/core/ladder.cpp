@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "judge/core/error.hpp"
+
 namespace judge {
 
 namespace {
@@ -96,6 +98,7 @@ Ladder make_ladder(const Challenge& challenge, const std::vector<Rung>& rungs,
     if (!r.build.ok) row.diagnostics = r.build.diagnostics;
     if (r.accepted()) {
       row.score_ms = r.score_ms;
+      row.kernels = kernel_resources(r.cases, r.build.ptxas, r.device ? &*r.device : nullptr);
       if (previous) row.previous = l.rows[*previous].rung.name;
       for (std::size_t k = 0; k < l.cases.size(); ++k) {
         LadderCell cell;
@@ -145,6 +148,9 @@ json to_json(const Ladder& l) {
               {"previous", text_or_null(row.previous)},
               {"cases", cells}};
     if (!row.diagnostics.empty()) j["diagnostics"] = row.diagnostics;
+    json kernels = json::array();
+    for (const auto& k : row.kernels) kernels.push_back(to_json(k));
+    j["kernels"] = kernels;
     rows.push_back(std::move(j));
   }
   json ceiling = nullptr;
@@ -159,6 +165,70 @@ json to_json(const Ladder& l) {
           {"accepted", l.accepted()},
           {"all_accepted", l.accepted() == l.rows.size()},
           {"rungs", rows}};
+}
+
+namespace {
+
+double number_or_zero(const json& j, const char* key) {
+  const json& v = j.at(key);
+  return v.is_null() ? 0.0 : v.get<double>();
+}
+
+std::string text_or_empty(const json& j, const char* key) {
+  const json& v = j.at(key);
+  return v.is_null() ? std::string() : v.get<std::string>();
+}
+
+}  // namespace
+
+Ladder ladder_from_json(const json& j, const std::string& source) {
+  try {
+    Ladder l;
+    l.challenge = j.at("challenge").get<std::string>();
+    l.gpu_name = text_or_empty(j, "gpu");
+    const std::string bound = j.at("bound").get<std::string>();
+    if (bound != "compute" && bound != "memory")
+      JUDGE_THROW(Error, "{}: \"bound\" is \"{}\"; a ladder is \"compute\" or \"memory\"-bound", source, bound);
+    l.bound = bound == "compute" ? Bound::compute : Bound::memory;
+    if (!j.at("ceiling").is_null())
+      l.ceiling = Ceiling{j.at("ceiling").at("name").get<std::string>(), j.at("ceiling").at("rate").get<double>()};
+    l.cases = j.at("cases").get<std::vector<std::string>>();
+    l.first = text_or_empty(j, "first");
+    for (const json& r : j.at("rungs")) {
+      LadderRow row;
+      row.rung.file = r.at("file").get<std::string>();
+      row.rung.name = r.at("rung").get<std::string>();
+      row.rung.idea = r.at("idea").get<std::string>();
+      row.verdict = r.at("verdict").get<Verdict>();
+      row.message = r.at("message").get<std::string>();
+      row.failed_case = text_or_empty(r, "failed_case");
+      row.diagnostics = r.value("diagnostics", std::string());
+      row.score_ms = number_or_zero(r, "score_ms");
+      row.previous = text_or_empty(r, "previous");
+      for (const json& c : r.at("cases")) {
+        LadderCell cell;
+        cell.case_name = c.at("name").get<std::string>();
+        cell.median_ms = number_or_zero(c, "median_ms");
+        cell.rate = number_or_zero(c, "rate");
+        cell.sol_percent = number_or_zero(c, "sol_percent");
+        cell.reference_ms = number_or_zero(c, "reference_ms");
+        cell.vs_previous = number_or_zero(c, "vs_previous");
+        cell.vs_first = number_or_zero(c, "vs_first");
+        cell.vs_reference = number_or_zero(c, "vs_reference");
+        row.cells.push_back(cell);
+      }
+      // Runs stored before kernels were recorded have none: the README then says so rather than guessing.
+      if (r.contains("kernels"))
+        for (const json& k : r.at("kernels")) row.kernels.push_back(kernel_resources_from_json(k));
+      if (row.accepted() && row.cells.size() != l.cases.size())
+        JUDGE_THROW(Error, "{}: rung {} has {} cases where the ladder has {}", source, row.rung.name,
+                    row.cells.size(), l.cases.size());
+      l.rows.push_back(std::move(row));
+    }
+    return l;
+  } catch (const json::exception& e) {
+    JUDGE_THROW(Error, "{}: not a stored ladder run (the output of `judge ladder --json`): {}", source, e.what());
+  }
 }
 
 }  // namespace judge

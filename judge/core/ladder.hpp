@@ -13,6 +13,7 @@
 
 #include "judge/core/calibration.hpp"
 #include "judge/core/judging.hpp"
+#include "judge/core/kernel_resources.hpp"
 #include "judge/core/ladder_rungs.hpp"
 #include "judge/core/spec.hpp"
 
@@ -44,6 +45,7 @@ struct LadderRow {
   double score_ms = 0;      // geometric mean of the benchmark medians (accepted rungs)
   std::string previous;     // the rung vs_previous compares with: the nearest earlier accepted one
   std::vector<LadderCell> cells;  // one per benchmark case, in the spec's order; empty unless accepted
+  std::vector<KernelResources> kernels;  // what the rung launched while timed, most GPU time first (accepted rungs)
   bool accepted() const { return verdict == Verdict::accepted; }
 };
 
@@ -78,5 +80,8 @@ std::optional<Ceiling> ladder_ceiling(const Challenge& challenge, Bound bound, c
 Ladder make_ladder(const Challenge& challenge, const std::vector<Rung>& rungs, const std::vector<JudgeReport>& reports);
 
 nlohmann::json to_json(const Ladder& ladder);
+// A ladder stored by `judge ladder --json` (bench/ladder-runs/): `source` names the file in errors, which say
+// which field is missing or of the wrong type.
+Ladder ladder_from_json(const nlohmann::json& j, const std::string& source);
 
 }  // namespace judge

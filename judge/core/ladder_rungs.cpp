@@ -1,6 +1,7 @@
 #include "judge/core/ladder_rungs.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -53,28 +54,71 @@ std::vector<fs::path> find_rungs(const fs::path& dir) {
   return files;
 }
 
+namespace {
+
+// Where the first sentence of `text` ends: after a '.' that ends the text or is followed by a space and a capital
+// letter ("per element of C. It reads" ends after "C."; "e.g. cuBLAS" and "0.5 ms" do not end it); npos if none.
+std::size_t sentence_end(const std::string& text) {
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '.' && (i + 1 == text.size() ||
+                           (text[i + 1] == ' ' && i + 2 < text.size() && std::isupper(static_cast<unsigned char>(text[i + 2])))))
+      return i + 1;
+  return std::string::npos;
+}
+
+// At most kMaxIdea characters, cut at a space, with an ellipsis: a run-on first sentence still fits a table cell.
+constexpr std::size_t kMaxIdea = 200;
+
+std::string shorten(std::string text) {
+  if (text.size() <= kMaxIdea) return text;
+  auto cut = text.rfind(' ', kMaxIdea);
+  if (cut == std::string::npos || cut == 0) cut = kMaxIdea;
+  while (cut > 0 && (text[cut - 1] == ',' || text[cut - 1] == ';' || text[cut - 1] == ' ')) --cut;
+  return text.substr(0, cut) + "…";
+}
+
+}  // namespace
+
 std::string first_comment(std::string_view source) {
-  bool in_block = false;
+  // The comment's lines of text, joined by spaces, until its first sentence ends, an empty comment line (a new
+  // paragraph) or the comment itself ends.
+  std::string text;
+  bool in_block = false, in_line_comment = false;
+  auto add = [&](std::string_view line_text) {  // true: the first sentence is complete
+    if (line_text.empty()) return !text.empty();
+    if (!text.empty()) text += ' ';
+    text += line_text;
+    return sentence_end(text) != std::string::npos;
+  };
   while (!source.empty()) {
     const auto newline = source.find('\n');
     const std::string_view line = trim(source.substr(0, newline));
     source = newline == std::string_view::npos ? std::string_view{} : source.substr(newline + 1);
+    if (in_line_comment) {
+      if (line.rfind("//", 0) != 0 || add(after_marks(line, "/!"))) break;
+      continue;
+    }
     if (!in_block) {
       if (line.empty() || line.front() == '#') continue;
       if (line.rfind("//", 0) == 0) {
-        if (auto text = after_marks(line, "/!"); !text.empty()) return std::string(text);
-        continue;  // an empty `//` line: the text may be on the next
+        // An empty `//` line before any text: the text may be on the next.
+        if (add(after_marks(line, "/!"))) break;
+        in_line_comment = !text.empty();
+        continue;
       }
       if (line.rfind("/*", 0) != 0) return {};  // code first: the file opens with no comment
       in_block = true;
     }
-    // Inside a /* */ block: the first line with text is the idea.
+    // Inside a /* */ block.
     const auto end = line.find("*/");
-    const std::string_view text = after_marks(line.substr(0, end), "/*!");
-    if (!text.empty()) return std::string(text);
-    if (end != std::string_view::npos) in_block = false;
+    if (add(after_marks(line.substr(0, end), "/*!"))) break;
+    if (end != std::string_view::npos) {
+      if (!text.empty()) break;
+      in_block = false;  // an empty block (/**/): the idea may be in the next comment
+    }
   }
-  return {};
+  if (const auto at = sentence_end(text); at != std::string::npos) text.resize(at);
+  return shorten(text);
 }
 
 std::vector<Rung> read_rungs(const std::vector<fs::path>& files) {

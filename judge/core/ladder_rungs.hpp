@@ -1,6 +1,6 @@
 #pragma once
 // The rungs of an optimisation ladder: submissions/<challenge>/N_name.cu, in the order of N (10_x after 9_x), each
-// with its idea, the first line of the comment it opens with ("Rung 2: each thread loads and stores 16 bytes").
+// with its idea, the first sentence of the comment it opens with ("Rung 2: each thread loads and stores 16 bytes").
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -18,8 +18,9 @@ struct Rung {
 // dir when it is not a directory or holds no rung.
 std::vector<std::filesystem::path> find_rungs(const std::filesystem::path& dir);
 
-// The first line of text of the comment a source opens with, trimmed: a `//` comment (a run of them), or a `/* */`
-// block. Blank lines and preprocessor lines (#include ...) before it are skipped; code before any comment means
+// The first sentence of the comment a source opens with (its lines joined, up to the first '.' that ends a sentence
+// or the first empty comment line; at most 200 characters, cut with an ellipsis): a `//` comment (a run of them),
+// or a `/* */` block. Blank lines and preprocessor lines (#include ...) before it are skipped; code before any comment means
 // there is none (a comment inside a kernel is not the file's idea). Empty when there is none.
 std::string first_comment(std::string_view source);
 

@@ -287,6 +287,13 @@ class ConsoleReporter final : public Reporter {
                            format_duration_ms(c.median_ms), c.rate > 0 ? fmt::format("{:.1f}", c.rate) : "-",
                            c.sol_percent > 0 ? fmt::format("{:.0f}%", c.sol_percent) : "-", times(c.vs_previous),
                            times(c.vs_first), times(c.vs_reference));
+      // The resources beside the time: the kernels that took a tenth of it or more (at least the first).
+      for (std::size_t i = 0; i < row.kernels.size(); ++i) {
+        const KernelResources& k = row.kernels[i];
+        if (i > 0 && k.time_percent < 10) continue;
+        out << "  " << paint("kernel", fmt::emphasis::faint) << " " << kernel_summary(k)
+            << (row.kernels.size() > 1 ? fmt::format(" ({:.0f}% of the time)", k.time_percent) : "") << "\n";
+      }
     }
     out << "\n";
     if (timed)

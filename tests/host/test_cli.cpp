@@ -1059,6 +1059,57 @@ TEST_F(Cli, LadderRefusesBadInputBeforeJudgingAnything) {
   r = judge({"--json", "ladder", "vadd", (dir_ / "solve.cu").string(), "--chart", (dir_ / "no" / "dir.svg").string()});
   EXPECT_EQ(r.code, 2) << r;
   EXPECT_CONTAINS(parse(r).at("error").get<std::string>(), "cannot write the chart to", r);
+  r = judge({"ladder"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "which ladder? give a challenge", r);
+}
+
+TEST_F(Cli, LadderShowsAStoredRunWithoutJudging) {
+  require_nvcc();
+  const fs::path stored = dir_ / "vadd.json";
+  auto r = judge({"--json", "ladder", "vadd", (dir_ / "solve.cu").string(), "--budget", "0.2", "--min-samples", "3"});
+  ASSERT_EQ(r.code, 0) << r;
+  write_file(stored, r.out);
+  // No worker from here on: a stored run needs no GPU.
+  env_["JUDGE_WORKER"] = (dir_ / "no-such-worker").string();
+  r = judge({"ladder", "--from", stored.string(), "--markdown"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "### vadd", r);
+  EXPECT_CONTAINS(r.out, "Measured on Fake GPU", r);
+  EXPECT_CONTAINS(r.out, "| rung | idea | b1 | b2 | × prev | kernel with most of the time |", r);
+  EXPECT_CONTAINS(r.out, "| `solve.cu` | starter for vadd |", r);
+  r = judge({"ladder", "--from", stored.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "vadd on Fake GPU", r);
+  EXPECT_CONTAINS(r.out, "✓ all 1 rungs accepted", r);
+  const fs::path chart = dir_ / "again.svg";
+  r = judge({"ladder", "--from", stored.string(), "--chart", chart.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(read_file(chart).rfind("<?xml", 0), 0u);
+  r = judge({"--json", "ladder", "--from", stored.string(), "--from", stored.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(parse(r).size(), 2u) << "several stored runs: a JSON array";
+}
+
+TEST_F(Cli, LadderFromRefusesWhatIsNotAStoredRun) {
+  write_file(dir_ / "notes.txt", "not json\n");
+  write_file(dir_ / "other.json", "{\"challenge\": \"vadd\"}\n");
+  auto r = judge({"ladder", "--from", (dir_ / "notes.txt").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, (dir_ / "notes.txt").string() + ": not JSON", r);
+  r = judge({"ladder", "--from", (dir_ / "other.json").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, (dir_ / "other.json").string() + ": not a stored ladder run", r);
+  r = judge({"ladder", "vadd", "--from", (dir_ / "other.json").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "not both", r);
+  r = judge({"ladder", "--from", (dir_ / "other.json").string(), "--from", (dir_ / "other.json").string(), "--chart",
+             (dir_ / "c.svg").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "--chart draws one ladder", r);
+  r = judge({"ladder", "--from", (dir_ / "missing.json").string()});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_CONTAINS(r.err, "missing.json", r);
 }
 
 }  // namespace

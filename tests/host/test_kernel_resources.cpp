@@ -10,6 +10,7 @@
 #include "judge/core/kernel_table.hpp"
 #include "judge/core/occupancy.hpp"
 #include "judge/core/ptxas_report.hpp"
+#include "support/h100_limits.hpp"
 
 namespace {
 
@@ -104,22 +105,7 @@ TEST(PtxasReport, FindPrefersTheArchitectureAsked) {
 }
 
 // An H100 SXM as cudaGetDeviceProperties reports it.
-SmLimits h100() {
-  SmLimits s;
-  s.cc_major = 9;
-  s.cc_minor = 0;
-  s.warp_size = 32;
-  s.max_threads_per_block = 1024;
-  s.max_threads_per_sm = 2048;
-  s.max_blocks_per_sm = 32;
-  s.regs_per_block = 65536;
-  s.regs_per_sm = 65536;
-  s.smem_per_block = 49152;
-  s.smem_per_block_optin = 232448;
-  s.smem_per_sm = 233472;
-  s.reserved_smem_per_block = 1024;
-  return s;
-}
+SmLimits h100() { return judge::testing::h100_sm_limits(); }
 
 Occupancy occupancy(int threads, int regs, std::int64_t static_smem = 0, std::int64_t dynamic_smem = 0) {
   BlockResources b;

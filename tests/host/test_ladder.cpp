@@ -64,10 +64,28 @@ TEST(LadderRungs, FirstCommentLineComments) {
   EXPECT_EQ(first_comment("#include <cuda_runtime.h>\n\n// after the includes\n"), "after the includes");
 }
 
+TEST(LadderRungs, TheIdeaIsTheFirstSentenceAcrossLines) {
+  EXPECT_EQ(first_comment("// Rung 1: one thread per element of C. It reads its row of A and\n// column of B.\n"),
+            "Rung 1: one thread per element of C.");
+  EXPECT_EQ(first_comment("// Rung 2: each block stages its inputs (the tile plus a halo\n// of k - 1) in shared "
+                          "memory, e.g. cuBLAS-style, at 0.5 us. Next.\n"),
+            "Rung 2: each block stages its inputs (the tile plus a halo of k - 1) in shared memory, e.g. cuBLAS-style, "
+            "at 0.5 us.")
+      << "'e.g.' and '0.5' do not end a sentence";
+  EXPECT_EQ(first_comment("// no full stop at all\n//\n// a new paragraph\n"), "no full stop at all")
+      << "an empty comment line ends the idea";
+  EXPECT_EQ(first_comment("// no full stop\nint code;  // not part of it\n"), "no full stop");
+  const std::string long_line = "// Rung 9: " + std::string(60, 'x') + " " + std::string(80, 'y') + ", " +
+                                std::string(80, 'z') + " tail.\n";
+  const std::string idea = first_comment(long_line);
+  EXPECT_EQ(idea, "Rung 9: " + std::string(60, 'x') + " " + std::string(80, 'y') + "…") << "cut at a word, no comma";
+}
+
 TEST(LadderRungs, FirstCommentBlockComments) {
   EXPECT_EQ(first_comment("/* Rung 2: tiles in shared memory.\n   Second line. */\n"),
             "Rung 2: tiles in shared memory.");
-  EXPECT_EQ(first_comment("/*\n * Rung 3: on the next line\n * more\n */\n"), "Rung 3: on the next line");
+  EXPECT_EQ(first_comment("/*\n * Rung 3: on the next line.\n * More\n */\n"), "Rung 3: on the next line.");
+  EXPECT_EQ(first_comment("/* Rung 4: a sentence that goes\n   on. Then another. */\n"), "Rung 4: a sentence that goes on.");
   EXPECT_EQ(first_comment("/** one line */ int x;\n"), "one line");
   EXPECT_EQ(first_comment("/**/\n// then a line comment\n"), "then a line comment");
 }
