@@ -1,5 +1,6 @@
 #include "support/test_support.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "judge/core/process.hpp"
@@ -73,6 +74,20 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::map<s
 std::string shared_calibration_file() {
   const char* env = std::getenv("JUDGE_CALIBRATION");
   return env && *env ? std::string(env) : (std::filesystem::path(JUDGE_BINARY_DIR) / "test-calibration.json").string();
+}
+
+std::filesystem::path shared_example_cache() { return std::filesystem::path(JUDGE_BINARY_DIR) / "example-cache"; }
+
+std::vector<ExampleFile> example_files() {
+  std::vector<ExampleFile> out;
+  const std::filesystem::path root = source_dir() / "submissions";
+  for (const auto& dir : std::filesystem::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
+    for (const auto& f : std::filesystem::directory_iterator(dir.path()))
+      if (f.path().extension() == ".cu") out.push_back({dir.path().filename().string(), f.path()});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
+  return out;
 }
 
 bool gpu_present() {

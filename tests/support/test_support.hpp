@@ -43,6 +43,18 @@ CommandResult run_command(const std::vector<std::string>& argv,
 // is keyed by GPU name.
 std::string shared_calibration_file();
 
+// The build cache the example submissions' GPU tests share (example-cache in the build tree): gpu_test_example_builds
+// fills it for every example at once, in parallel, before they run (a ctest fixture), so that each of them, which
+// keeps the GPU to itself, spends its time judging rather than waiting for nvcc.
+std::filesystem::path shared_example_cache();
+
+// Every example submission: submissions/<challenge>/*.cu, ordered by path.
+struct ExampleFile {
+  std::string challenge;
+  std::filesystem::path file;
+};
+std::vector<ExampleFile> example_files();
+
 // True when `nvidia-smi -L` lists a GPU. Host-side: no CUDA runtime is touched.
 bool gpu_present();
 
