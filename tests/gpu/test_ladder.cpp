@@ -1,5 +1,5 @@
 // `judge ladder vector_add` as a user runs it, on the GPU: every rung of submissions/vector_add judged in order and
-// accepted, the speedups consistent with the medians they come from, nothing recorded on the leaderboard, and the
+// accepted with the kernels it launched and their resources, the speedups consistent with the medians they come from, nothing recorded on the leaderboard, and the
 // chart written as a standalone SVG file with a bar per rung and case.
 #include <gtest/gtest.h>
 
@@ -72,6 +72,17 @@ TEST(Ladder, VectorAddEveryRungAcceptedConsistentAndCharted) {
     EXPECT_EQ(rung.at("rung"), files[i].stem().string()) << "in the order of their numbers";
     EXPECT_EQ(rung.at("verdict"), "accepted") << rung.value("message", "");
     EXPECT_FALSE(rung.at("idea").get<std::string>().empty()) << "every example opens with its idea";
+    // The kernels it launched, with the resources the occupancy lesson needs, sharing the kernels' time.
+    ASSERT_FALSE(rung.at("kernels").empty()) << rung.dump(2);
+    double time_percent = 0;
+    for (const auto& k : rung.at("kernels")) {
+      EXPECT_GT(k.at("registers").get<int>(), 0) << k.dump();
+      EXPECT_GT(k.at("block_threads").get<int>(), 0) << k.dump();
+      EXPECT_GT(k.at("occupancy").at("percent").get<double>(), 0) << k.dump();
+      EXPECT_TRUE(k.contains("ptxas")) << "the rung's own kernels are in its build's ptxas report: " << k.dump();
+      time_percent += k.at("time_percent").get<double>();
+    }
+    EXPECT_NEAR(time_percent, 100.0, 0.5);
     ASSERT_EQ(rung.at("cases").size(), cases);
     EXPECT_EQ(rung.at("previous"), i == 0 ? json(nullptr) : rungs[i - 1].at("rung"));
     for (std::size_t k = 0; k < cases; ++k) {
