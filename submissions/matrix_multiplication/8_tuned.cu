@@ -2,7 +2,7 @@
 // What changed since rung 7, and why each change pays on an H100:
 // - 128 accumulators per thread (8 rows x 16 columns) instead of 64: per step of k a thread reads 2 float4 of A
 //   (amortised: 8 float4 per 4 steps) and 4 of B for 128 FMAs; per tile of 8 steps, 1024 FMAs against 48 shared
-//   reads, 2 copies of A, 4 of B, a barrier and some address arithmetic: ~94% of the issued instructions are FMAs.
+//   reads, 2 copies of A, 2 of B, a barrier and some address arithmetic: ~94% of the issued instructions are FMAs.
 //   A scheduler issues one warp instruction per clock and an FMA instruction fills its 32 FP32 lanes for that
 //   clock, so every other instruction costs an FMA slot: this ratio bounds the speed.
 // - Register budget: 128 accumulators + 8 float4 of A (32) + the next group's A (up to 32 while the old one is
