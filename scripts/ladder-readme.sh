@@ -16,7 +16,8 @@ from=()
 while IFS= read -r f; do from+=(--from "$f"); done < <(ls "$runs"/*.json | LC_ALL=C sort)
 tables=$(mktemp)
 trap 'rm -f "$tables" "$readme.new"' EXIT
-"$judge" ladder "${from[@]}" --markdown > "$tables"
+# Charts are linked as the README sees them: from submissions/, the runs folder is one level up.
+"$judge" ladder "${from[@]}" --markdown --charts-from "../$runs" > "$tables"
 awk -v t="$tables" '
   /^<!-- ladder tables: begin/ { print; while ((getline line < t) > 0) print line; print ""; skip = 1; next }
   /^<!-- ladder tables: end -->/ { skip = 0 }

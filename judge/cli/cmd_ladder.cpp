@@ -29,6 +29,7 @@ struct LadderOptions {
   std::vector<std::string> cases;  // the benchmark cases charted; empty: all
   std::vector<std::string> from;   // stored runs to show instead of judging
   bool markdown = false;           // print Markdown tables instead of the console table
+  std::string charts_from;         // with --markdown --from: link each stored run's chart as <this>/<name>.svg
   BuildFlags build;
   TimingFlags timing;
 };
@@ -64,7 +65,16 @@ int show_stored(const GlobalOptions& g, const LadderOptions& o) {
     }
     if (!o.chart.empty()) write_chart(o.chart, ladder_chart_svg(ladders.front(), o.cases));
     if (o.markdown) {
-      std::cout << ladder_markdown(ladders);
+      // A stored run's chart is the SVG beside it (bench/ladder-runs/h100/x.json -> x.svg), linked as the Markdown
+      // file sees it: --charts-from names that folder relative to the Markdown file.
+      std::vector<std::string> links;
+      for (const auto& file : o.from) {
+        const fs::path svg = fs::path(file).replace_extension(".svg");
+        links.push_back(!o.charts_from.empty() && fs::exists(svg)
+                            ? (fs::path(o.charts_from) / svg.filename()).generic_string()
+                            : std::string());
+      }
+      std::cout << ladder_markdown(ladders, links);
     } else if (g.json && ladders.size() > 1) {
       nlohmann::json all = nlohmann::json::array();
       for (const auto& l : ladders) all.push_back(to_json(l));
@@ -138,6 +148,9 @@ void setup_ladder(CLI::App& app, const GlobalOptions& g) {
   l->add_flag("--markdown", o->markdown,
               "Print the ladder as a Markdown table, the form of submissions/README.md (regenerate it from "
               "bench/ladder-runs/ with scripts/ladder-readme.sh)");
+  l->add_option("--charts-from", o->charts_from,
+                 "With --markdown --from: open each table with the stored run's chart (its .svg beside the .json), "
+                 "linked from this folder, as the Markdown file sees it (e.g. ../bench/ladder-runs/h100)");
   add_build_flags(l, o->build);
   add_timing_flags(l, o->timing);
   l->callback([o, &g] { exit_code() = run_ladder(g, *o); });

@@ -69,8 +69,10 @@ std::string kernel_cell(const LadderRow& row) {
   return s;
 }
 
-void ladder_table(const Ladder& l, std::string& out) {
+void ladder_table(const Ladder& l, const std::string& chart_link, std::string& out) {
   out += fmt::format("### {}\n\n", l.challenge);
+  if (!chart_link.empty())
+    out += fmt::format("![{}: one bar per rung, the ceiling as a line]({})\n\n", l.challenge, chart_link);
   std::string about = l.gpu_name.empty() ? "Not timed (no GPU)" : "Measured on " + l.gpu_name;
   about += fmt::format("; {}-bound", to_string(l.bound));
   if (l.ceiling) about += fmt::format(", ceiling {} {}", l.ceiling->name, rate_text(l, l.ceiling->rate));
@@ -98,9 +100,10 @@ void ladder_table(const Ladder& l, std::string& out) {
 
 }  // namespace
 
-std::string ladder_markdown(const std::vector<Ladder>& ladders) {
+std::string ladder_markdown(const std::vector<Ladder>& ladders, const std::vector<std::string>& chart_links) {
   std::string out;
-  for (const auto& l : ladders) ladder_table(l, out);
+  for (std::size_t i = 0; i < ladders.size(); ++i)
+    ladder_table(ladders[i], i < chart_links.size() ? chart_links[i] : std::string(), out);
   if (!out.empty()) out.pop_back();  // one trailing newline, not a blank line
   return out;
 }

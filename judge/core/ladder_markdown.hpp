@@ -12,6 +12,8 @@
 
 namespace judge {
 
-std::string ladder_markdown(const std::vector<Ladder>& ladders);
+// chart_links[i], when given and not empty, is where ladders[i]'s chart (SVG) is, as the Markdown file will link
+// it: the table then opens with the chart.
+std::string ladder_markdown(const std::vector<Ladder>& ladders, const std::vector<std::string>& chart_links = {});
 
 }  // namespace judge

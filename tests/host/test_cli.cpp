@@ -1086,6 +1086,12 @@ TEST_F(Cli, LadderShowsAStoredRunWithoutJudging) {
   r = judge({"ladder", "--from", stored.string(), "--chart", chart.string()});
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_EQ(read_file(chart).rfind("<?xml", 0), 0u);
+  // The chart beside the stored run opens its table when --charts-from says where the Markdown file sees it.
+  r = judge({"ladder", "--from", stored.string(), "--chart", (dir_ / "vadd.svg").string()});
+  ASSERT_EQ(r.code, 0) << r;
+  r = judge({"ladder", "--from", stored.string(), "--markdown", "--charts-from", "../runs"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.out, "![vadd: one bar per rung, the ceiling as a line](../runs/vadd.svg)", r);
   r = judge({"--json", "ladder", "--from", stored.string(), "--from", stored.string()});
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_EQ(parse(r).size(), 2u) << "several stored runs: a JSON array";

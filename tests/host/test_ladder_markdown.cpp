@@ -190,6 +190,13 @@ TEST(LadderStored, ErrorsNameTheFileAndWhatIsWrong) {
   EXPECT_NE(message(json::array()).find("bench/x.json"), std::string::npos);
 }
 
+TEST(LadderMarkdown, AChartLinkOpensTheTable) {
+  const std::string md = ladder_markdown({ladder(), ladder()}, {"../runs/mm.svg"});
+  EXPECT_EQ(md.rfind("### mm\n\n![mm: one bar per rung, the ceiling as a line](../runs/mm.svg)\n\nMeasured on", 0), 0u)
+      << md;
+  EXPECT_EQ(md.find("](", md.find("### mm", 1)), std::string::npos) << "no link for the second ladder: " << md;
+}
+
 TEST(LadderMarkdown, OneTablePerLadderWithEveryRung) {
   const std::string md = ladder_markdown({ladder()});
   std::vector<std::string> lines;
@@ -241,12 +248,15 @@ TEST(LadderMarkdown, SubmissionsReadmeIsGeneratedFromTheStoredRuns) {
   std::sort(files.begin(), files.end());
   ASSERT_FALSE(files.empty()) << runs;
   std::vector<Ladder> ladders;
+  std::vector<std::string> charts;  // each run's chart beside it, linked from submissions/ (one level down)
   for (const auto& f : files) {
     std::ifstream in(f);
     ladders.push_back(ladder_from_json(json::parse(in), f.string()));
+    const fs::path svg = fs::path(f).replace_extension(".svg");
+    charts.push_back(fs::exists(svg) ? "../" + fs::relative(svg, root).generic_string() : "");
   }
   const std::string generated = text.substr(close + 5, e - close - 5);
-  EXPECT_EQ(generated, ladder_markdown(ladders) + "\n")
+  EXPECT_EQ(generated, ladder_markdown(ladders, charts) + "\n")
       << "submissions/README.md's ladder tables differ from " << runs << ": run scripts/ladder-readme.sh";
 }
 
