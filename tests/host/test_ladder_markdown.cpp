@@ -225,6 +225,28 @@ TEST(LadderMarkdown, OneTablePerLadderWithEveryRung) {
           << "every row has the header's six columns: " << line;
 }
 
+// Every ladder run kept in bench/ (the ladders' stored runs, the matmul autotuning sweep) reads back, so `judge ladder
+// --from` shows it, and every rung in it was accepted with its cases timed.
+TEST(LadderStored, EveryRunKeptInBenchReadsBack) {
+  const fs::path bench = ::judge::testing::source_dir() / "bench";
+  int runs = 0;
+  for (const auto& f : fs::recursive_directory_iterator(bench)) {
+    if (f.path().extension() != ".json") continue;
+    std::ifstream in(f.path());
+    const json j = json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("rungs")) continue;  // not a ladder run
+    const Ladder l = ladder_from_json(j, f.path().string());
+    ++runs;
+    EXPECT_FALSE(l.rows.empty()) << f.path();
+    EXPECT_FALSE(l.gpu_name.empty()) << f.path() << ": a stored run says on which GPU";
+    for (const auto& row : l.rows) {
+      EXPECT_TRUE(row.accepted()) << f.path() << ": " << row.rung.name;
+      for (const auto& c : row.cells) EXPECT_GT(c.median_ms, 0) << f.path() << ": " << row.rung.name;
+    }
+  }
+  EXPECT_GE(runs, 11) << "the ten ladders' runs and the matmul sweep";
+}
+
 // submissions/README.md's tables are generated from the stored runs (scripts/ladder-readme.sh); this test fails as
 // soon as either changes without the other.
 TEST(LadderMarkdown, SubmissionsReadmeIsGeneratedFromTheStoredRuns) {
