@@ -3,11 +3,14 @@
 #include <cupti.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -33,10 +36,36 @@ struct ActivitySink {
     const char* name_key;  // CUPTI shares one name string among all records of a kernel
     KernelLaunch launch;   // launches and durations are the timer's to count
   };
+  // What identifies a configuration: the name CUPTI shares among a kernel's records, and the launch's shape.
+  struct ConfigKey {
+    const char* name_key;
+    std::array<std::uint32_t, 6> shape;  // grid x, y, z, block x, y, z
+    std::int32_t registers;
+    std::int64_t static_smem, dynamic_smem, local_bytes;
+    bool operator==(const ConfigKey& o) const {
+      return name_key == o.name_key && shape == o.shape && registers == o.registers &&
+             static_smem == o.static_smem && dynamic_smem == o.dynamic_smem && local_bytes == o.local_bytes;
+    }
+  };
+  struct ConfigKeyHash {
+    std::size_t operator()(const ConfigKey& k) const {
+      std::size_t h = std::hash<const void*>{}(k.name_key);
+      auto mix = [&h](std::uint64_t v) { h ^= std::hash<std::uint64_t>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+      for (std::uint32_t v : k.shape) mix(v);
+      mix(static_cast<std::uint64_t>(k.registers));
+      mix(static_cast<std::uint64_t>(k.static_smem));
+      mix(static_cast<std::uint64_t>(k.dynamic_smem));
+      mix(static_cast<std::uint64_t>(k.local_bytes));
+      return h;
+    }
+  };
   static constexpr std::size_t kMaxConfigs = 4096;
   std::mutex mutex;
   std::vector<Interval> intervals;
   std::vector<KernelConfig> configs;
+  // configs' indices by key: a solution that launches thousands of differently shaped kernels costs one lookup per
+  // record, not a scan of every configuration seen (this runs inside CUPTI's buffer callback).
+  std::unordered_map<ConfigKey, int, ConfigKeyHash> index;
   // Record buffers handed back by CUPTI, for its next request. The timer forces a flush at least twice per call,
   // and each flush completes a buffer: allocating a fresh one every time (8 MiB, page faults and all) cost about
   // 0.6 ms per call on an H200. Recycled buffers cost nothing, and are never freed, like the sink.
@@ -48,14 +77,15 @@ struct ActivitySink {
   }
   // The index of this kernel record's configuration, added if new; -1 once kMaxConfigs are known.
   int config_of(const CUpti_ActivityKernel10& k) {
-    auto same = [&](const KernelLaunch& l) {
-      return l.grid == std::array<int, 3>{k.gridX, k.gridY, k.gridZ} &&
-             l.block == std::array<int, 3>{k.blockX, k.blockY, k.blockZ} && l.registers == k.registersPerThread &&
-             l.static_smem == k.staticSharedMemory && l.dynamic_smem == k.dynamicSharedMemory &&
-             l.local_bytes == k.localMemoryPerThread;
-    };
-    for (std::size_t i = configs.size(); i-- > 0;)  // the latest first: calls repeat the same launches
-      if (configs[i].name_key == k.name && same(configs[i].launch)) return static_cast<int>(i);
+    ConfigKey key{k.name,
+                  {static_cast<std::uint32_t>(k.gridX), static_cast<std::uint32_t>(k.gridY),
+                   static_cast<std::uint32_t>(k.gridZ), static_cast<std::uint32_t>(k.blockX),
+                   static_cast<std::uint32_t>(k.blockY), static_cast<std::uint32_t>(k.blockZ)},
+                  static_cast<std::int32_t>(k.registersPerThread),
+                  static_cast<std::int64_t>(k.staticSharedMemory),
+                  static_cast<std::int64_t>(k.dynamicSharedMemory),
+                  static_cast<std::int64_t>(k.localMemoryPerThread)};
+    if (auto it = index.find(key); it != index.end()) return it->second;
     if (configs.size() >= kMaxConfigs) return -1;
     KernelConfig c;
     c.name_key = k.name;
@@ -67,7 +97,9 @@ struct ActivitySink {
     c.launch.dynamic_smem = k.dynamicSharedMemory;
     c.launch.local_bytes = k.localMemoryPerThread;
     configs.push_back(std::move(c));
-    return static_cast<int>(configs.size()) - 1;
+    int i = static_cast<int>(configs.size()) - 1;
+    index.emplace(key, i);
+    return i;
   }
   void reset() { intervals.clear(); }
 };
