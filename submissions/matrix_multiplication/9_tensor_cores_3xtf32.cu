@@ -24,7 +24,9 @@
 //   partial sums, 128 accumulators per thread: ptxas takes 249 registers, one block of 8 warps per SM.
 // - Block: 8 warps, a 128x128 tile of C, each warp 64x32 (4 x 4 m16n8 tiles: 64 running sums per thread); tiles
 //   of depth 32, 3 of them in flight by cp.async (zero-filled past the edges, 4-byte copies when a row is not
-//   16-byte aligned), one __syncthreads per tile, raster in groups of 8 tile rows as in rung 8.
+//   16-byte aligned), one __syncthreads per tile, raster in groups of 8 tile rows as in rung 8. Measured on an H100
+//   against this shape: 16 warps of 32x32 (123 registers, promoting every step) 0.89x cuBLAS at 4096^3, 0.80x of
+//   this rung; 4 stages instead of 3, no faster.
 // - Shared memory: A rows padded to 36 floats, so the 8 rows of an ldmatrix phase (16 bytes each) start 4 banks
 //   apart: conflict-free. ldmatrix works on 16-bit elements, but an 8x8 matrix of b16 is an 8x4 matrix of 32-bit
 //   values, and the lane that receives (row i, b16 columns 2j, 2j+1) holds exactly the TF32 A element (i, j) that
