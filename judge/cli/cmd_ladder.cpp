@@ -40,11 +40,14 @@ std::vector<fs::path> rung_files(const LadderOptions& o, const Challenge& c) {
   return find_rungs(root / c.id);
 }
 
+[[noreturn]] void cannot_write_chart(const std::string& file) {
+  JUDGE_THROW(Error, "cannot write the chart to {}: check that its folder exists and is writable", file);
+}
+
 void write_chart(const std::string& file, const std::string& svg) {
   std::ofstream chart(file, std::ios::binary | std::ios::trunc);
   chart << svg;
-  if (!chart.flush())
-    JUDGE_THROW(Error, "cannot write the chart to {}: check that its folder exists and is writable", file);
+  if (!chart.flush()) cannot_write_chart(file);
 }
 
 // --from: the stored ladders, shown as a run shows them; nothing is judged.
@@ -60,7 +63,8 @@ int show_stored(const GlobalOptions& g, const LadderOptions& o) {
       std::ifstream in(file, std::ios::binary);
       if (!in) JUDGE_THROW(Error, "--from {}: cannot read the file", file);
       nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-      if (j.is_discarded()) JUDGE_THROW(Error, "--from {}: not JSON (store a run with `judge ladder <c> --json`)", file);
+      if (j.is_discarded())
+        JUDGE_THROW(Error, "--from {}: not JSON (store a run with `judge ladder <c> --json`)", file);
       ladders.push_back(ladder_from_json(j, file));
     }
     if (!o.chart.empty()) write_chart(o.chart, ladder_chart_svg(ladders.front(), o.cases));
@@ -102,10 +106,7 @@ int run_ladder(const GlobalOptions& g, const LadderOptions& o) {
                     fmt::join(names, ", "));
       }
     const std::vector<Rung> rungs = read_rungs(rung_files(o, c));
-    auto cannot_write = [&] {
-      JUDGE_THROW(Error, "cannot write the chart to {}: check that its folder exists and is writable", o.chart);
-    };
-    if (!o.chart.empty() && !std::ofstream(o.chart, std::ios::binary | std::ios::app)) cannot_write();
+    if (!o.chart.empty() && !std::ofstream(o.chart, std::ios::binary | std::ios::app)) cannot_write_chart(o.chart);
 
     JudgeOptions jo = judge_options(o.build);
     add_timing(g, o.timing, jo);

@@ -50,12 +50,14 @@ std::string spills_text(const KernelResources& k) {
   return fmt::format("{}/{} B", k.ptxas->spill_store_bytes, k.ptxas->spill_load_bytes);
 }
 
-std::string kernel_summary(const KernelResources& k) {
+std::string resources_text(const KernelResources& k) {
   std::string spills = spills_text(k);
-  spills = spills == "-" ? "" : fmt::format(", {} spills", spills == "0" ? "0" : spills);
-  return fmt::format("{}: {} threads, {} registers{}, {} shared, occupancy {}", k.display_name, k.block_threads(),
-                     k.registers, spills, smem_text(k), occupancy_text(k.occupancy));
+  spills = spills == "-" ? "" : fmt::format(", {} spills", spills);
+  return fmt::format("{} threads, {} registers{}, {} shared, occupancy {}", k.block_threads(), k.registers, spills,
+                     smem_text(k), occupancy_text(k.occupancy));
 }
+
+std::string kernel_summary(const KernelResources& k) { return k.display_name + ": " + resources_text(k); }
 
 KernelTable kernel_table(const std::vector<KernelResources>& kernels) {
   KernelTable t;

@@ -17,8 +17,10 @@ std::string occupancy_text(const Occupancy& o);
 // "0", "64/64 B" (stores/loads), "-" when ptxas did not report the kernel (a library's).
 std::string spills_text(const KernelResources& k);
 
-// One kernel on one line, for the ladder: "sgemm<128>: 256 threads, 128 registers, 0 spills, 32 KiB shared,
-// occupancy 50% (32/64 warps, registers)".
+// A kernel's resources on one line: "256 threads, 128 registers, 0 spills, 32 KiB shared, occupancy 50% (32/64
+// warps, registers)" (no spills figure for a kernel ptxas did not report).
+std::string resources_text(const KernelResources& k);
+// One kernel on one line, for the ladder: "sgemm<128>: " and its resources_text.
 std::string kernel_summary(const KernelResources& k);
 
 struct KernelTable {

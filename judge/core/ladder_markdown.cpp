@@ -59,10 +59,8 @@ std::string previous_cell(const LadderRow& row) {
 
 std::string kernel_cell(const LadderRow& row) {
   if (row.kernels.empty()) return "not recorded";
-  std::string s = "`" + kernel_summary(row.kernels.front());
-  // Backticks around the name only: "`name`: 256 threads, ...".
-  const auto colon = s.find(": ");
-  s = colon == std::string::npos ? s + "`" : s.substr(0, colon) + "`" + s.substr(colon);
+  const KernelResources& k = row.kernels.front();
+  std::string s = "`" + k.display_name + "`: " + resources_text(k);
   if (row.kernels.size() > 1)
     s += fmt::format(" ({:.0f}% of the time; {} more kernel{})", row.kernels.front().time_percent,
                      row.kernels.size() - 1, row.kernels.size() == 2 ? "" : "s");

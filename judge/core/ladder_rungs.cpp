@@ -59,10 +59,9 @@ namespace {
 // Where the first sentence of `text` ends: after a '.' that ends the text or is followed by a space and a capital
 // letter ("per element of C. It reads" ends after "C."; "e.g. cuBLAS" and "0.5 ms" do not end it); npos if none.
 std::size_t sentence_end(const std::string& text) {
+  auto capital = [&](std::size_t i) { return i < text.size() && std::isupper(static_cast<unsigned char>(text[i])); };
   for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '.' && (i + 1 == text.size() ||
-                           (text[i + 1] == ' ' && i + 2 < text.size() && std::isupper(static_cast<unsigned char>(text[i + 2])))))
-      return i + 1;
+    if (text[i] == '.' && (i + 1 == text.size() || (text[i + 1] == ' ' && capital(i + 2)))) return i + 1;
   return std::string::npos;
 }
 

@@ -20,8 +20,8 @@ std::vector<std::filesystem::path> find_rungs(const std::filesystem::path& dir);
 
 // The first sentence of the comment a source opens with (its lines joined, up to the first '.' that ends a sentence
 // or the first empty comment line; at most 200 characters, cut with an ellipsis): a `//` comment (a run of them),
-// or a `/* */` block. Blank lines and preprocessor lines (#include ...) before it are skipped; code before any comment means
-// there is none (a comment inside a kernel is not the file's idea). Empty when there is none.
+// or a `/* */` block. Blank lines and preprocessor lines (#include ...) before it are skipped; code before any
+// comment means there is none (a comment inside a kernel is not the file's idea). Empty when there is none.
 std::string first_comment(std::string_view source);
 
 // The rungs in `files`, in that order, each idea read from its file. Each is named by its file name without the
