@@ -75,5 +75,6 @@ void setup_report(CLI::App& app, const GlobalOptions& g);
 void setup_batch(CLI::App& app, const GlobalOptions& g);
 void setup_profile(CLI::App& app, const GlobalOptions& g);
 void setup_ladder(CLI::App& app, const GlobalOptions& g);
+void setup_doctor(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace judge::cli

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   setup_batch(app, g);
   setup_profile(app, g);
   setup_ladder(app, g);
+  setup_doctor(app, g);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

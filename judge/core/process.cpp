@@ -11,6 +11,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/prctl.h>
@@ -19,6 +20,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "judge/core/sandbox/landlock.hpp"
 
 namespace judge {
 
@@ -179,7 +182,7 @@ int open_pidfd(pid_t pid) noexcept {
 // The child's side, between fork and exec. The judge may have other threads, so only async-signal-safe calls
 // (plain system calls) are allowed here: no allocation, no locks, no stdio.
 
-enum class ChildStage : int { setup, chdir, exec };
+enum class ChildStage : int { setup, credentials, session, chdir, landlock, exec };
 struct ChildFailure {
   ChildStage stage;
   int error;
@@ -195,6 +198,14 @@ struct ChildPlan {
   int output_write;
   int exec_error_write;
   pid_t parent;  // the judge, whose death must take the child with it
+  const ChildSetup* setup;
+  // Allocated by the parent: keep_fds ordered by their number in the child; room for each source's moved copy; the
+  // descriptors to keep (0, 1, 2, message_fd and the keep_fds numbers, ascending) with two free slots at the end.
+  const std::pair<int, int>* keep_fds;
+  int keep_fd_count;
+  int* moved_sources;
+  int* keep;
+  int keep_count;
 };
 
 [[noreturn]] void report_and_exit(int fd, ChildStage stage) noexcept {
@@ -274,35 +285,77 @@ void close_fds_except(const int* keep, int n) noexcept {
   for (int s = 1; s < NSIG; ++s)
     if (s != SIGKILL && s != SIGSTOP) ::sigaction(s, &default_action, nullptr);
 
-  // Its own group, so that kill_group reaches whatever it forks. The parent does the same, whichever runs first.
-  ::setpgid(0, 0);
+  const ChildSetup& setup = *plan.setup;
+  // Groups first: once the uid is not root, the gid can no longer change.
+  if (setup.credentials) {
+    const Credentials& c = *setup.credentials;
+    if (::setgroups(0, nullptr) != 0 || ::setresgid(c.gid, c.gid, c.gid) != 0 || ::setresuid(c.uid, c.uid, c.uid) != 0)
+      report_and_exit(plan.exec_error_write, ChildStage::credentials);
+  }
+
+  // Its own group, so that kill_group reaches whatever it forks (the parent does the same, whichever runs first); or
+  // its own session, which also makes it a group of its own (then only the child does it: setsid fails in a process
+  // that already leads a group).
+  if (setup.new_session) {
+    if (::setsid() < 0) report_and_exit(plan.exec_error_write, ChildStage::session);
+  } else {
+    ::setpgid(0, 0);
+  }
 
   // A judge killed outright (SIGKILL, OOM) cannot kill its worker: the kernel does it instead. An orphaned worker
   // would otherwise go on running a hung solve() and holding the GPU, and its timing lock, for ever. The signal
   // follows the thread that forked: ChildProcess's owner waits for the child before that thread ends. If the judge
-  // died before this line, nobody would send it: exit now.
+  // died before this line, nobody would send it: exit now. After the credentials: changing them clears it.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != plan.parent) ::_exit(127);
 
-  // Move our pipe ends above every target number first, so that no dup2 below can clobber a source or be a no-op
-  // that leaves close-on-exec set (a pipe end may already have the target number).
-  const int floor = plan.message_fd + 1;
+  // Move our descriptors above every target number first, so that no dup2 below can clobber a source or be a no-op
+  // that leaves close-on-exec set (a descriptor may already have the target number).
+  int floor = plan.message_fd + 1;
+  for (int i = 0; i < plan.keep_fd_count; ++i)
+    if (plan.keep_fds[i].second >= floor) floor = plan.keep_fds[i].second + 1;
   int exec_error = ::fcntl(plan.exec_error_write, F_DUPFD_CLOEXEC, floor);
   if (exec_error < 0) report_and_exit(plan.exec_error_write, ChildStage::setup);
   int output = ::fcntl(plan.output_write, F_DUPFD_CLOEXEC, floor);
   int message = ::fcntl(plan.message_write, F_DUPFD_CLOEXEC, floor);
   if (output < 0 || message < 0) report_and_exit(exec_error, ChildStage::setup);
+  int landlock = -1;
+  if (setup.landlock_ruleset_fd >= 0) {
+    landlock = ::fcntl(setup.landlock_ruleset_fd, F_DUPFD_CLOEXEC, floor);
+    if (landlock < 0) report_and_exit(exec_error, ChildStage::landlock);
+  }
+  for (int i = 0; i < plan.keep_fd_count; ++i) {
+    plan.moved_sources[i] = ::fcntl(plan.keep_fds[i].first, F_DUPFD_CLOEXEC, floor);
+    if (plan.moved_sources[i] < 0) report_and_exit(exec_error, ChildStage::setup);
+  }
 
   int null = ::open("/dev/null", O_RDONLY);
   if (null < 0) report_and_exit(exec_error, ChildStage::setup);
   if (null != 0 && ::dup2(null, 0) < 0) report_and_exit(exec_error, ChildStage::setup);
   if (::dup2(output, 1) < 0 || ::dup2(output, 2) < 0 || ::dup2(message, plan.message_fd) < 0)
     report_and_exit(exec_error, ChildStage::setup);
+  for (int i = 0; i < plan.keep_fd_count; ++i)
+    if (::dup2(plan.moved_sources[i], plan.keep_fds[i].second) < 0) report_and_exit(exec_error, ChildStage::setup);
 
-  const int keep[] = {0, 1, 2, plan.message_fd, exec_error};  // ascending: message_fd >= 3, exec_error > it
-  close_fds_except(keep, 5);
+  // Ascending: the parent's list is below `floor`, exec_error and then the ruleset were duplicated above it in turn.
+  int keep_count = plan.keep_count;
+  plan.keep[keep_count++] = exec_error;
+  if (landlock >= 0) plan.keep[keep_count++] = landlock;
+  close_fds_except(plan.keep, keep_count);
 
   if (plan.cwd && ::chdir(plan.cwd) != 0) report_and_exit(exec_error, ChildStage::chdir);
+
+  if (setup.no_new_privs && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    report_and_exit(exec_error, ChildStage::setup);
+  // Last, so that everything above may still open what it needs (/dev/null, the working directory).
+  if (landlock >= 0) {
+    int error = landlock_restrict_child(landlock, setup.landlock_own_proc);
+    ::close(landlock);
+    if (error != 0) {
+      errno = error;
+      report_and_exit(exec_error, ChildStage::landlock);
+    }
+  }
 
   sigset_t none;
   sigemptyset(&none);
@@ -311,10 +364,10 @@ void close_fds_except(const int* keep, int n) noexcept {
   report_and_exit(exec_error, ChildStage::exec);
 }
 
-std::vector<std::string> child_environment(const std::map<std::string, std::string>& additions,
+std::vector<std::string> child_environment(const std::map<std::string, std::string>& additions, bool complete,
                                            const std::string& path) {
   std::vector<std::string> env;
-  for (char** entry = environ; entry && *entry; ++entry) {
+  for (char** entry = environ; !complete && entry && *entry; ++entry) {
     std::string_view e(*entry);
     auto name = e.substr(0, e.find('='));
     if (additions.count(std::string(name)) == 0) env.emplace_back(e);
@@ -364,16 +417,38 @@ ChildProcess ChildProcess::spawn(const SpawnOptions& options) {
   // ends, so nothing here can raise SIGPIPE in the judge whatever the child closes.)
   std::vector<std::string> argv_strings = options.argv;
   std::vector<char*> argv = c_strings(argv_strings);
-  std::vector<std::string> env_strings = child_environment(options.env, path);
+  std::vector<std::string> env_strings = child_environment(options.env, options.env_is_complete, path);
   std::vector<char*> envp = c_strings(env_strings);
+
+  const ChildSetup& setup = options.setup;
+  std::vector<std::pair<int, int>> keep_fds = setup.keep_fds;
+  std::sort(keep_fds.begin(), keep_fds.end(), [](auto& a, auto& b) { return a.second < b.second; });
+  std::vector<int> keep = {0, 1, 2, options.message_fd};
+  for (std::size_t i = 0; i < keep_fds.size(); ++i) {
+    auto [from, to] = keep_fds[i];
+    if (from < 0 || to < 3 || to == options.message_fd || (i > 0 && keep_fds[i - 1].second == to))
+      JUDGE_THROW(ProcessError,
+                  "cannot start {}: descriptor {} cannot be passed as {}: use a number of 3 or above, once, other "
+                  "than the message pipe's {}",
+                  path, from, to, options.message_fd);
+    keep.push_back(to);
+  }
+  std::sort(keep.begin(), keep.end());
+  const int keep_count = static_cast<int>(keep.size());
+  keep.resize(keep.size() + 2);  // the child adds its exec-error pipe and the Landlock ruleset
+  std::vector<int> moved_sources(keep_fds.size());
 
   Pipe message, output, exec_error;
   open_pipe(message, path);
   open_pipe(output, path);
   open_pipe(exec_error, path);
 
-  ChildPlan plan{path.c_str(), argv.data(), envp.data(), options.cwd ? options.cwd->c_str() : nullptr,
-                 options.message_fd, message.write, output.write, exec_error.write, ::getpid()};
+  ChildPlan plan{path.c_str(),        argv.data(),          envp.data(),
+                 options.cwd ? options.cwd->c_str() : nullptr,
+                 options.message_fd, message.write,        output.write,
+                 exec_error.write,   ::getpid(),           &setup,
+                 keep_fds.data(),    static_cast<int>(keep_fds.size()),
+                 moved_sources.data(), keep.data(),        keep_count};
 
   sigset_t all, previous;
   sigfillset(&all);
@@ -388,7 +463,9 @@ ChildProcess ChildProcess::spawn(const SpawnOptions& options) {
   ChildProcess child;
   child.pid_ = pid;
   child.output_limit_ = options.output_limit;
-  ::setpgid(pid, pid);  // also done by the child; whoever is first wins, so kill_group works as soon as we return
+  // Also done by the child; whoever is first wins, so kill_group works as soon as we return. Not for a new session,
+  // which the child makes itself and which a group made here first would forbid.
+  if (!setup.new_session) ::setpgid(pid, pid);
   close_fd(message.write);
   close_fd(output.write);
   close_fd(exec_error.write);
@@ -413,10 +490,19 @@ ChildProcess ChildProcess::spawn(const SpawnOptions& options) {
     JUDGE_THROW(ProcessError, "cannot start {}: the child failed before exec without saying why", path);
   const char* reason = std::strerror(failure.error);
   switch (failure.stage) {
+    case ChildStage::credentials:
+      JUDGE_THROW(ProcessError, "cannot start {}: cannot switch to uid {} gid {}: {} (only root can change them)", path,
+                  setup.credentials->uid, setup.credentials->gid, reason);
+    case ChildStage::session:
+      JUDGE_THROW(ProcessError, "cannot start {}: cannot give it a session of its own: {}", path, reason);
+    case ChildStage::landlock:
+      JUDGE_THROW(ProcessError, "cannot start {}: cannot restrict it with Landlock: {}", path, reason);
     case ChildStage::chdir:
       JUDGE_THROW(ProcessError, "cannot start {}: cannot enter working directory {}: {}", path, *options.cwd, reason);
     case ChildStage::setup:
-      JUDGE_THROW(ProcessError, "cannot start {}: cannot set up its standard streams and message pipe (fd {}): {}",
+      JUDGE_THROW(ProcessError,
+                  "cannot start {}: cannot set up its standard streams, message pipe (fd {}), inherited descriptors "
+                  "or no_new_privs: {}",
                   path, options.message_fd, reason);
     case ChildStage::exec:
       break;

@@ -7,7 +7,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <sys/types.h>
 
 #include "judge/core/error.hpp"
 
@@ -30,12 +33,42 @@ struct ExitStatus {
 // Human name of a signal, e.g. "SIGSEGV (segmentation fault)".
 std::string describe_signal(int signal);
 
+// A user and group to run as. Only root can switch to them.
+struct Credentials {
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// What the child does to itself between fork and exec, for a sandbox (sandbox/): plain data, applied with system
+// calls only (the judge may have other threads, so nothing there may allocate or lock). Whatever the setup, the child
+// is killed when the thread that spawned it ends (PR_SET_PDEATHSIG), also after a change of credentials (which clears
+// that setting, so it is set again after them).
+struct ChildSetup {
+  // setgroups(0), setresgid, setresuid: the child and everything it runs own nothing of the judge's.
+  std::optional<Credentials> credentials;
+  bool no_new_privs = false;     // PR_SET_NO_NEW_PRIVS: no setuid binary can give privileges back
+  // A Landlock ruleset (sandbox/landlock.hpp) the child restricts itself with, just before exec; implies no_new_privs.
+  // With landlock_own_proc the child first adds its own /proc/<pid> to it: build one ruleset per child, since the
+  // child shares it with us.
+  int landlock_ruleset_fd = -1;
+  bool landlock_own_proc = false;
+  // Our descriptors the child inherits, each as {our fd, its number in the child}, without close-on-exec; every other
+  // descriptor but stdin, stdout, stderr and the message pipe is closed. Numbers must be 3 or above and not
+  // message_fd.
+  std::vector<std::pair<int, int>> keep_fds;
+  // setsid(): a session of its own, so no controlling terminal; otherwise only a process group of its own. Either
+  // way kill_group() reaches everything it starts that stays in its group.
+  bool new_session = false;
+};
+
 struct SpawnOptions {
   std::vector<std::string> argv;                       // argv[0] is the executable's path (no PATH search)
   std::map<std::string, std::string> env;              // added to (or overriding) the judge's environment
+  bool env_is_complete = false;                        // env is the child's whole environment (nothing inherited)
   std::optional<std::string> cwd;
   int message_fd = 3;                                  // the child's end of the message pipe is dup2'ed here
   std::size_t output_limit = 64 * 1024;                // bytes of merged stdout+stderr kept; the rest is counted
+  ChildSetup setup;
 };
 
 class ChildProcess {

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -410,35 +411,127 @@ TEST(Process, MoveLeavesTheSourceEmpty) {
 
 // A judge killed outright (SIGKILL, so no destructor runs) takes its worker with it: an orphan would go on running
 // a hung solve() and holding the GPU and its timing lock.
-TEST(ChildProcess, DiesWithTheJudgeThatStartedIt) {
+// Spawns `options` from a forked stand-in for the judge, which then dies by SIGKILL (so no destructor runs), and
+// says whether the child it left ended too (it is killed here if not).
+bool child_dies_with_its_judge(const SpawnOptions& options, pid_t& child_pid) {
   int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
+  EXPECT_EQ(::pipe(fds), 0);
   pid_t judge_pid = ::fork();
   if (judge_pid == 0) {
     ::close(fds[0]);
-    ChildProcess child = ChildProcess::spawn(sh("sleep 60"));
+    ChildProcess child = ChildProcess::spawn(options);
     int pid = child.pid();
     if (::write(fds[1], &pid, sizeof pid) != sizeof pid) ::_exit(2);
     ::raise(SIGKILL);
   }
   ::close(fds[1]);
   int worker = 0;
-  ASSERT_EQ(::read(fds[0], &worker, sizeof worker), static_cast<ssize_t>(sizeof worker));
+  bool got = ::read(fds[0], &worker, sizeof worker) == static_cast<ssize_t>(sizeof worker);
   ::close(fds[0]);
   int status = 0;
   ::waitpid(judge_pid, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status));
-  // Gone, or a zombie waiting for whoever adopted it to reap it: either way no longer running.
-  auto running = [&] {
-    std::ifstream stat("/proc/" + std::to_string(worker) + "/stat");
-    std::string pid, comm, state;
-    if (!(stat >> pid >> comm >> state)) return false;
-    return state != "Z" && state != "X";
-  };
-  auto start = Clock::now();
-  while (running() && seconds_since(start) < 10) std::this_thread::sleep_for(20ms);
-  EXPECT_FALSE(running()) << "the child " << worker << " outlived the process that spawned it";
-  if (running()) ::kill(worker, SIGKILL);
+  EXPECT_TRUE(got && WIFSIGNALED(status)) << "the stand-in judge did not spawn and die as planned";
+  child_pid = worker;
+  if (!got) return false;
+  bool gone = terminated(worker);
+  if (!gone) ::kill(worker, SIGKILL);
+  return gone;
+}
+
+// A judge killed outright (SIGKILL, so no destructor runs) takes its worker with it: an orphan would go on running
+// a hung solve() and holding the GPU and its timing lock.
+TEST(ChildProcess, DiesWithTheJudgeThatStartedIt) {
+  pid_t worker = 0;
+  EXPECT_TRUE(child_dies_with_its_judge(sh("sleep 60"), worker))
+      << "the child " << worker << " outlived the process that spawned it";
+}
+
+// ChildSetup: what a sandbox asks of the child between fork and exec.
+
+TEST(ProcessSetup, KeptDescriptorsArriveAtTheirNumbers) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  SpawnOptions o = sh("echo through-seven >&7; test -e /proc/self/fd/8 && echo leaked || echo closed");
+  o.setup.keep_fds = {{fds[1], 7}};
+  Captured c = run_captured(o, 20s);
+  ::close(fds[1]);
+  char buffer[64] = {0};
+  ASSERT_GT(::read(fds[0], buffer, sizeof buffer - 1), 0);
+  ::close(fds[0]);
+  EXPECT_EQ(std::string(buffer), "through-seven\n");
+  EXPECT_TRUE(c.status.ok()) << c.output;
+  EXPECT_NE(c.output.find("closed"), std::string::npos) << c.output;
+}
+
+TEST(ProcessSetup, KeptDescriptorNumbersAreChecked) {
+  SpawnOptions o = sh("true");
+  o.setup.keep_fds = {{0, 2}};
+  EXPECT_THROW(run_captured(o, 20s), ProcessError);
+  o.setup.keep_fds = {{0, o.message_fd}};
+  EXPECT_THROW(run_captured(o, 20s), ProcessError);
+}
+
+TEST(ProcessSetup, CompleteEnvironmentReplacesTheJudges) {
+  ::setenv("JUDGE_TEST_INHERITED", "secret", 1);
+  SpawnOptions o = sh("env");
+  o.env = {{"ONLY", "this"}};
+  o.env_is_complete = true;
+  Captured c = run_captured(o, 20s);
+  ::unsetenv("JUDGE_TEST_INHERITED");
+  EXPECT_NE(c.output.find("ONLY=this"), std::string::npos) << c.output;
+  EXPECT_EQ(c.output.find("JUDGE_TEST_INHERITED"), std::string::npos) << c.output;
+  EXPECT_EQ(c.output.find("HOME="), std::string::npos) << c.output;
+}
+
+// /proc/<pid>/stat: pid (comm) state ppid pgrp session ...
+std::vector<std::string> own_stat_fields(const SpawnOptions& base) {
+  SpawnOptions o = base;
+  o.argv = {"/bin/sh", "-c", "cat /proc/$$/stat"};
+  Captured c = run_captured(o, 20s);
+  std::string text = c.output.substr(c.output.rfind(')') + 2);
+  std::istringstream in(text);
+  std::vector<std::string> fields = {c.output.substr(0, c.output.find(' ')), "comm"};
+  for (std::string f; in >> f;) fields.push_back(f);
+  return fields;
+}
+
+TEST(ProcessSetup, NewSessionLeadsItsOwnSessionAndGroup) {
+  SpawnOptions o;
+  o.setup.new_session = true;
+  auto f = own_stat_fields(o);
+  ASSERT_GT(f.size(), 5u);
+  EXPECT_EQ(f[4], f[0]) << "process group";
+  EXPECT_EQ(f[5], f[0]) << "session";
+  auto plain = own_stat_fields(SpawnOptions{});
+  ASSERT_GT(plain.size(), 5u);
+  EXPECT_EQ(plain[4], plain[0]) << "a group of its own, as always";
+  EXPECT_NE(plain[5], plain[0]) << "but the judge's session";
+}
+
+TEST(ProcessSetup, NoNewPrivs) {
+  SpawnOptions o = sh("grep NoNewPrivs /proc/$$/status");
+  o.setup.no_new_privs = true;
+  EXPECT_NE(run_captured(o, 20s).output.find("NoNewPrivs:\t1"), std::string::npos);
+  EXPECT_NE(run_captured(sh("grep NoNewPrivs /proc/$$/status"), 20s).output.find("NoNewPrivs:\t0"),
+            std::string::npos);
+}
+
+TEST(ProcessSetup, CredentialsAreDroppedBeforeExecAndTheParentsDeathStillKills) {
+  if (::geteuid() != 0) GTEST_SKIP() << "not root: only root can switch the child to another uid";
+  SpawnOptions o = sh("id -u; id -g; id -G; grep -o 'NoNewPrivs.*' /proc/$$/status; "
+                      "cat /proc/$$/status | grep -i '^CapEff'");
+  o.setup.credentials = Credentials{65534, 65534};
+  Captured c = run_captured(o, 20s);
+  EXPECT_TRUE(c.status.ok()) << c.output;
+  EXPECT_EQ(c.output.rfind("65534\n65534\n65534\n", 0), 0u) << c.output;
+  EXPECT_NE(c.output.find("CapEff:\t0000000000000000"), std::string::npos) << c.output;
+
+  // A change of uid clears PR_SET_PDEATHSIG: it is set after it, so a judge killed outright still takes the child.
+  SpawnOptions sleeper = sh("sleep 60");
+  sleeper.setup.credentials = Credentials{65534, 65534};
+  pid_t worker = 0;
+  EXPECT_TRUE(child_dies_with_its_judge(sleeper, worker))
+      << "the child " << worker << " (uid 65534) outlived the process that spawned it";
 }
 
 }  // namespace
