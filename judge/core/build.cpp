@@ -9,7 +9,9 @@
 
 #include <unistd.h>
 
+#include "judge/core/build_manifest.hpp"
 #include "judge/core/process.hpp"
+#include "judge/core/sandbox/confine.hpp"
 #include "judge/core/sha256.hpp"
 
 namespace judge {
@@ -43,6 +45,18 @@ Captured run_nvcc(const std::vector<std::string>& argv) {
   return run_captured(opt, kCompileLimit);
 }
 
+// nvcc on a submission: confined to the toolkit, the system's headers and its private build directory
+// (sandbox/confine.hpp), so that an #include or .incbin of any other file fails without quoting it. `sandbox` says
+// which protection applied.
+Captured run_confined_nvcc(const std::vector<std::string>& argv, const fs::path& private_dir, std::string& sandbox) {
+  SpawnOptions opt;
+  opt.argv = argv;
+  opt.output_limit = 1 << 20;
+  CompileConfinement confinement = confine_compile(opt, argv.front(), private_dir);
+  sandbox = confinement.sandbox;
+  return run_captured(opt, kCompileLimit);
+}
+
 bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
@@ -51,24 +65,41 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
-// Headers beside the source are part of what it compiles, so they are part of the cache key.
-std::string local_headers(const fs::path& source) {
-  std::string all;
+// The headers beside the source, which it may include: part of what it compiles, so part of the cache key, and
+// copied beside it into the build directory, the only place nvcc may read them from. Regular files only: a symlink
+// there (to /etc/shadow, say) would have the judge read, with its own rights, what the sandbox keeps from nvcc.
+std::vector<fs::path> header_files(const fs::path& source) {
   std::error_code ec;
   std::vector<fs::path> headers;
   for (const auto& entry : fs::directory_iterator(fs::absolute(source).parent_path(), ec)) {
     auto ext = entry.path().extension().string();
-    if (entry.is_regular_file(ec) && (ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".inl"))
+    if (entry.symlink_status(ec).type() == fs::file_type::regular &&
+        (ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".inl"))
       headers.push_back(entry.path());
   }
   std::sort(headers.begin(), headers.end());
-  for (const auto& h : headers) {
+  return headers;
+}
+
+std::string local_headers(const fs::path& source) {
+  std::string all;
+  for (const auto& h : header_files(source)) {
     std::ifstream in(h, std::ios::binary);
     std::ostringstream ss;
     ss << in.rdbuf();
     all += h.filename().string() + '\0' + ss.str() + '\0';
   }
   return all;
+}
+
+// A copy of a file of the submission's for nvcc, in `dir`, under its own name. Its first line gives the original's
+// path back (#line), so diagnostics, __FILE__ and -lineinfo name the user's file as before, while "..." includes
+// still search the copy's directory, where its headers were copied.
+fs::path copy_for_nvcc(const fs::path& original, const std::string& text, const fs::path& dir) {
+  fs::path copy = dir / original.filename();
+  std::string name = fs::absolute(original).lexically_normal().string();
+  write_text(copy, "#line 1 \"" + replace_all(replace_all(name, "\\", "\\\\"), "\"", "\\\"") + "\"\n" + text);
+  return copy;
 }
 
 }  // namespace
@@ -140,12 +171,15 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
   for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + a;
 
   std::error_code ec;
-  if (fs::exists(library, ec)) {
+  // A build whose manifest does not vouch for it is removed here and built again below, never loaded.
+  if (fs::exists(library, ec) && accept_cached_build(dir, digest, result.library_sha256, result.cache_note)) {
     result.ok = result.cached = true;
     result.library = library;
     result.diagnostics = read_text(dir / "build.log", "the cached build log");
     if (fs::exists(dir / "ptxas.log", ec))
       result.ptxas = parse_ptxas_report(read_text(dir / "ptxas.log", "ptxas's report"));
+    result.sandbox = fs::exists(dir / "sandbox.log", ec) ? read_text(dir / "sandbox.log", "the cached build's sandbox")
+                                                         : "none: built before the judge sandboxed nvcc";
     result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return result;
   }
@@ -160,13 +194,19 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
   fs::path tmp = request.cache_dir / "builds" /
                  fmt::format("{}.tmp-{}-{}", digest.substr(0, 32), ::getpid(), builds_started.fetch_add(1));
   fs::remove_all(tmp, ec);
-  fs::create_directories(tmp);
-  write_text(tmp / "glue.cu", glue);
+  fs::create_directories(tmp / "src");
+  // nvcc reads only this directory of the judge's: the submission and its headers are copied in (src/, apart from
+  // the generated solve.h, which a user's own solve.h beside the source still overrides), and the glue includes the
+  // copy.
+  fs::path source_copy = copy_for_nvcc(request.source, result.source_text, tmp / "src");
+  for (const auto& h : header_files(request.source))
+    copy_for_nvcc(h, read_text(h, "the header beside the submission"), tmp / "src");
+  write_text(tmp / "glue.cu", make_glue(challenge, source_copy));
   write_text(tmp / "solve.h", solve_header);
   std::vector<std::string> tmp_argv = {nvcc};
   for (auto& a : nvcc_arguments(request.arch, tmp / "glue.cu", tmp / "solution.so", request.extra_flags))
     tmp_argv.push_back(a);
-  Captured c = run_nvcc(tmp_argv);
+  Captured c = run_confined_nvcc(tmp_argv, tmp, result.sandbox);
   // nvcc names the glue by its path in a private directory that is gone once the build ends; its name is enough.
   NvccOutput output = split_ptxas_report(replace_all(c.output, tmp.string() + "/", ""));
   result.diagnostics = std::move(output.diagnostics);
@@ -179,8 +219,8 @@ BuildResult build_solution(const Challenge& challenge, const BuildRequest& reque
   } else {
     write_text(tmp / "build.log", result.diagnostics);
     write_text(tmp / "ptxas.log", output.ptxas);
-    fs::rename(tmp, dir, ec);
-    if (ec) fs::remove_all(tmp, ec);  // another judge published the same build first: use theirs
+    write_text(tmp / "sandbox.log", result.sandbox);
+    result.library_sha256 = publish_build(tmp, dir, digest, result.cache_note);
     result.library = library;
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -5,7 +5,9 @@
 // args), which calls solve() with the challenge's arguments, and a solve.h beside it for LeetGPU's older starters.
 // So in one translation unit: a solve() these arguments cannot call is a compile error at the generated call, and
 // the judge adds the declaration it calls to the message; a declared but missing solve() is an undefined symbol
-// (-z defs). Builds are cached by content: source text, glue, solve.h, flags and compiler version.
+// (-z defs). Builds are cached by content: source text, glue, solve.h, flags and compiler version; a cached build is
+// used only while its manifest vouches for it (build_manifest.hpp). nvcc runs confined (sandbox/confine.hpp) and
+// sees a copy of the submission and the headers beside it, the toolkit and the system's headers, nothing else.
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -34,6 +36,9 @@ struct BuildResult {
   std::string command;            // the nvcc command line, for the curious and for bug reports
   std::string source_hash;        // sha256 of the source text
   std::string source_text;
+  std::string library_sha256;     // of the library as the judge built it (ok only): what the loader checks
+  std::string cache_note;         // why a cached build was not used but built again (empty when none was)
+  std::string sandbox;            // what confined nvcc: "landlock", "bubblewrap" or "none: <why>" (sandbox/confine.hpp)
   double seconds = 0;
 };
 

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "judge/core/build.hpp"
+#include "judge/core/sandbox/bwrap.hpp"
+#include "judge/core/sandbox/landlock.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -387,6 +389,93 @@ extern "C" void solve(const float* A, const float* B, float* C, int N) {
     EXPECT_FALSE(tiled->spills());
   }
   EXPECT_TRUE(build(kGood).diagnostics.empty()) << "a clean build says nothing";
+}
+
+// The compile sandbox (sandbox/confine.hpp): nvcc reads the submission, its headers, the toolkit and the system's
+// headers, nothing else. A submission that includes or embeds another file fails to build, and the diagnostics never
+// carry that file's contents. Without Landlock or bubblewrap the build says it was not sandboxed, and these skip.
+class CompileSandbox : public Build {
+ protected:
+  void SetUp() override {
+    Build::SetUp();
+    if (IsSkipped()) return;
+    if (judge::landlock_support().abi == 0 && !judge::bwrap_trial().works)
+      GTEST_SKIP() << "neither Landlock (" << judge::landlock_support().why << ") nor bubblewrap ("
+                   << judge::bwrap_trial().why << ") is available to sandbox nvcc here";
+    auto probe = build(kGood, "probe.cu");
+    ASSERT_TRUE(probe.ok) << probe.diagnostics;
+    ASSERT_TRUE(probe.sandbox == "landlock" || probe.sandbox == "bubblewrap") << probe.sandbox;
+    auto cached = build(kGood, "probe.cu");
+    EXPECT_TRUE(cached.cached);
+    EXPECT_EQ(cached.sandbox, probe.sandbox) << "a cached build says how it was built";
+  }
+
+  void expect_refused(const std::string& source, const std::string& name) {
+    auto r = build(source, name);
+    EXPECT_FALSE(r.ok) << "built although it reads another file:\n" << source;
+    EXPECT_EQ(r.diagnostics.find("root:x:0:0"), std::string::npos) << "/etc/passwd leaked:\n" << r.diagnostics;
+    EXPECT_EQ(r.diagnostics.find("root:"), std::string::npos) << r.diagnostics;
+  }
+};
+
+TEST_F(CompileSandbox, IncludeOfASystemFileFailsWithoutQuotingIt) {
+  expect_refused("#include \"/etc/passwd\"\n" + std::string(kGood), "include_passwd.cu");
+  expect_refused("#include \"/root/anything\"\n" + std::string(kGood), "include_root.cu");
+  expect_refused("#include \"../../../../../../../../etc/passwd\"\n" + std::string(kGood), "include_relative.cu");
+}
+
+TEST_F(CompileSandbox, IncbinInHostOrDeviceAssemblyFails) {
+  expect_refused("asm(\".section .rodata\\n.global judge_leak\\njudge_leak:\\n.incbin \\\"/etc/passwd\\\"\\n"
+                 ".byte 0\\n.previous\\n\");\n" + std::string(kGood),
+                 "incbin_host.cu");
+  expect_refused("__device__ void leak() { asm volatile(\".incbin \\\"/etc/passwd\\\"\"); }\n"
+                 "__global__ void leak_kernel() { leak(); }\n" + std::string(kGood),
+                 "incbin_device.cu");
+  expect_refused(
+      "void leak() { asm volatile(\".pushsection .rodata\\n.incbin \\\"/etc/passwd\\\"\\n.popsection\"); }\n" +
+          std::string(kGood),
+      "incbin_function.cu");
+}
+
+// A header beside the submission that is a symlink is not copied for nvcc: the judge would otherwise read the file it
+// points to with its own rights.
+TEST_F(CompileSandbox, SymlinkedHeaderBesideTheSourceIsNotFollowed) {
+  std::filesystem::create_symlink("/etc/passwd", dir_ / "leak.h");
+  expect_refused("#include \"leak.h\"\n" + std::string(kGood), "include_symlink.cu");
+}
+
+// Everything a submission legitimately includes still builds in the sandbox: system and CUDA headers, cuBLAS, CUB,
+// half precision, solve.h and a header of its own.
+TEST_F(CompileSandbox, LibrariesAndOwnHeadersStillBuild) {
+  write_file(dir_ / "tile.cuh", "#pragma once\nconstexpr int kTile = 32;\n");
+  auto r = build(R"(#include "solve.h"
+#include "tile.cuh"
+#include <cstdio>
+#include <vector>
+#include <cublas_v2.h>
+#include <cub/cub.cuh>
+#include <cuda_fp16.h>
+__global__ void add(const float* A, const float* B, float* C, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) C[i] = A[i] + B[i] + __half2float(__float2half(0.f)) * kTile;
+}
+void solve(const float* A, const float* B, float* C, int N) {
+  cublasHandle_t h;
+  cublasCreate(&h);
+  cublasDestroy(h);
+  add<<<(N + 255) / 256, 256>>>(A, B, C, N);
+}
+)",
+                 "libraries.cu");
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+}
+
+// Diagnostics still name the user's own file and line, not the copy nvcc compiled.
+TEST_F(CompileSandbox, DiagnosticsNameTheUsersFile) {
+  auto r = build(std::string(kGood) + "int broken = ;\n", "named.cu");
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.diagnostics.find((dir_ / "named.cu").string() + "(10)"), std::string::npos) << r.diagnostics;
+  EXPECT_EQ(r.diagnostics.find("tmp-"), std::string::npos) << r.diagnostics;
 }
 
 TEST_F(Build, UnreadableSourceIsAnErrorNamingTheFile) {
