@@ -57,7 +57,8 @@ class JobFile {
   fs::path path_;
 };
 
-json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o, std::uint64_t seed) {
+json job_for(const Challenge& ch, const fs::path& library, const std::string& library_sha256, const JudgeOptions& o,
+             std::uint64_t seed) {
   std::vector<std::string> tests, benchmarks;
   if (o.mode == Mode::submit) {
     for (const auto& c : ch.tests) tests.push_back(c.name);
@@ -77,6 +78,7 @@ json job_for(const Challenge& ch, const fs::path& library, const JudgeOptions& o
                  {"target_noise_pct", o.timing.target_noise_pct}, {"budget_s", o.timing.budget_s}};
   return {{"challenge_dir", fs::absolute(ch.dir).string()},
           {"library", fs::absolute(library).string()},
+          {"library_sha256", library_sha256},
           {"seed", seed},
           {"device", o.device},
           {"tests", tests},
@@ -142,6 +144,8 @@ class WorkerSession {
         r_.timer = m.value("timer", "");
         stage_ = "loading the submission";
         deadline_ = from_now(kSetupLimit * slowdown());
+      } else if (ev == "protections") {
+        for (const auto& p : m.at("protections")) r_.protections.push_back(p.get<Protection>());
       } else if (ev == "timer") {
         r_.timer = m.value("timer", r_.timer);
         r_.timer_warning = m.value("warning", "");
@@ -351,6 +355,11 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   req.extra_flags = o.nvcc_flags;
   req.arch = !o.arch.empty() ? o.arch : r.device ? r.device->build_arch() : "sm_90";
   r.build = build_solution(ch, req);
+  {
+    const bool confined = !r.build.sandbox.empty() && r.build.sandbox.rfind("none", 0) != 0;
+    r.protections.push_back({protection::compile_sandbox, confined,
+                             r.build.sandbox.empty() ? "not recorded for this build" : r.build.sandbox});
+  }
   auto finish = [&] {
     r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
     return r;
@@ -369,13 +378,16 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
     return finish();
   }
 
-  json job_json = job_for(ch, r.build.library, o, r.seed);
+  json job_json = job_for(ch, r.build.library, r.build.library_sha256, o, r.seed);
   // One timer per GPU: the worker holds this GPU's lock while it times (never under the sanitizer, which times
   // nothing).
   if (o.mode == Mode::submit && !o.sanitize && !job_json["benchmarks"].empty())
     job_json["gpu_lock"] = {
         {"file", GpuLock::file_for(o.cache_dir, r.device->key()).string()},
         {"holder", fmt::format("{} (pid {})", o.lock_holder.empty() ? "judge submit" : o.lock_holder, ::getpid())}};
+  // A tool (Nsight Compute, compute-sanitizer) runs the worker and follows it into the solver, where solve()'s
+  // kernels are: the solver must then let the tool in (solver_process.hpp).
+  if (o.wrapper || o.sanitize) job_json["tool"] = true;
   JobFile job(o.cache_dir / "jobs", job_json);
   std::vector<std::string> prefix;
   fs::path sanitizer_log;
@@ -485,6 +497,7 @@ json to_json(const JudgeReport& r) {
             {"wall_s", r.wall_s}};
   if (r.device) j["device"] = *r.device;
   j["worker_start_s"] = r.worker_start_s;
+  if (!r.protections.empty()) j["protections"] = r.protections;
   if (r.calibration) j["calibration"] = *r.calibration;
   if (r.sanitizer) {
     json findings = json::array();

@@ -14,6 +14,7 @@
 #include "judge/core/sanitizer.hpp"
 #include "judge/core/result.hpp"
 #include "judge/core/run_progress.hpp"
+#include "judge/core/sandbox/protections.hpp"
 #include "judge/core/spec.hpp"
 #include "judge/core/statistics.hpp"
 
@@ -88,6 +89,9 @@ struct JudgeReport {
   std::optional<SanitizerReport> sanitizer;  // what compute-sanitizer found, when it ran
   std::string sanitizer_text;                // its findings with the user's source lines
   std::optional<GpuLockReport> gpu_lock;     // submit: the timed phase's hold on the GPU
+  // What kept the submission from the judge's records and from other runs, as the worker and the solver applied it
+  // (judge doctor explains each).
+  std::vector<Protection> protections;
   bool accepted() const { return verdict == Verdict::accepted; }
 };
 

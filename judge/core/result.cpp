@@ -209,6 +209,12 @@ void to_json(nlohmann::json& j, const Timing& t) {
        {"min_ms", t.min_ms},       {"max_ms", t.max_ms},     {"mean_ms", t.mean_ms},
        {"noise_pct", t.noise_pct}, {"host_median_ms", t.host_median_ms}, {"converged", t.converged},
        {"clock_mhz", t.clock_mhz}, {"max_clock_mhz", t.max_clock_mhz}, {"throttled", t.throttled}};
+  if (!t.charged.empty()) {
+    j["gpu_median_ms"] = t.gpu_median_ms;
+    j["trusted_median_ms"] = t.trusted_median_ms;
+    j["overhead_ms"] = t.overhead_ms;
+    j["charged"] = t.charged;
+  }
 }
 void from_json(const nlohmann::json& j, Timing& t) {
   t.timer = j.value("timer", std::string{});
@@ -223,6 +229,10 @@ void from_json(const nlohmann::json& j, Timing& t) {
   t.clock_mhz = j.value("clock_mhz", 0.0);
   t.max_clock_mhz = j.value("max_clock_mhz", 0.0);
   t.throttled = j.value("throttled", 0);
+  t.gpu_median_ms = j.value("gpu_median_ms", 0.0);
+  t.trusted_median_ms = j.value("trusted_median_ms", 0.0);
+  t.overhead_ms = j.value("overhead_ms", 0.0);
+  t.charged = j.value("charged", std::string{});
 }
 
 void to_json(nlohmann::json& j, const CaseResult& c) {

@@ -93,6 +93,14 @@ struct Timing {
   double clock_mhz = 0;       // median SM clock measured right after the timed calls
   double max_clock_mhz = 0;   // the device's boost clock
   int throttled = 0;          // samples discarded because the clock was below 75% of the boost clock
+  // The trusted bound (submit; the solver process times its calls, the worker checks the figure with its own clock,
+  // see judge/core/trusted_timing.hpp). Zero in results of older judges and for the reference, which the worker times
+  // itself.
+  double gpu_median_ms = 0;      // the GPU span CUPTI recorded inside the solver process: a claim
+  double trusted_median_ms = 0;  // the call as the worker measured it: command sent to its probe kernel's start
+  double overhead_ms = 0;        // the same for a call that launches one empty kernel, before the submission loaded
+  std::string charged;           // "gpu": median_ms is the GPU span; "trusted": the GPU span left work out, so
+                                 // median_ms is the trusted time less the overhead
 };
 
 // One kernel configuration that solve() launched during a case's timed calls, as CUPTI recorded it: a kernel

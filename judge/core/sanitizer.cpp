@@ -365,8 +365,8 @@ std::vector<std::string> sanitizer_prefix(const std::string& sanitizer, Sanitize
       // The judge reads the worker's exit status itself; the sanitizer need not add an error for it, nor for a
       // worker that stops before initialising CUDA (a bad job, no device): those are the judge's verdicts.
       "--check-exit-code", "no", "--require-cuda-init", "no",
-      // The worker does not fork; anything a submission starts is not what is being judged.
-      "--target-processes", "application-only",
+      // solve() runs in the solver, a child of the worker (judge/solver/main.cpp).
+      "--target-processes", "all",
       "--launch-timeout", std::to_string(kLaunchTimeoutS),
       "--print-limit", std::to_string(kPrintLimit),
       // Device frames find the user's line when the fault is inside a __device__ function or a CUDA header (the

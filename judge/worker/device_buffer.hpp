@@ -3,12 +3,14 @@
 //   DeviceBuffer   plain cudaMalloc'ed bytes.
 //   GuardedBuffer  the buffer handed to solve(): [front guard][data][tail padding + back guard]. The guards are
 //                  filled with a seeded pattern and checked after each call, so a write past either end of the
-//                  data is caught (a memory violation), however small.
+//                  data is caught (a memory violation), however small. Its memory is a SharedAllocation: the
+//                  untrusted solver process maps it through a file descriptor (shared_allocation.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
 #include "judge/worker/cuda_check.hpp"
+#include "judge/worker/shared_allocation.hpp"
 
 namespace judge {
 
@@ -56,19 +58,22 @@ class GuardedBuffer {
         padded_bytes_(guard_bytes ? (data_bytes + kAlign - 1) / kAlign * kAlign : data_bytes),
         storage_(guard_bytes + padded_bytes_ + guard_bytes) {}
 
-  void* data() const { return storage_.bytes_ptr() + guard_bytes_; }
+  void* data() const { return base() + guard_bytes_; }
   std::size_t data_bytes() const { return data_bytes_; }
   std::size_t guard_bytes() const { return guard_bytes_; }
   // The whole allocation; the guard regions are [0, guard_bytes) and [guard_bytes + data_bytes, total).
-  std::byte* base() const { return storage_.bytes_ptr(); }
+  std::byte* base() const { return static_cast<std::byte*>(storage_.get()); }
   std::size_t total_bytes() const { return storage_.size(); }
+  // What the solver maps (the allocation rounded up to its granularity), and an fd for it (the caller owns it).
+  std::size_t mapped_bytes() const { return storage_.mapped_size(); }
+  int export_fd() const { return storage_.export_fd(); }
   std::size_t back_guard_offset() const { return guard_bytes_ + data_bytes_; }
 
  private:
   std::size_t guard_bytes_ = 0;
   std::size_t data_bytes_ = 0;
   std::size_t padded_bytes_ = 0;
-  DeviceBuffer storage_;
+  SharedAllocation storage_;
 };
 
 }  // namespace judge

@@ -345,9 +345,12 @@ double GeneratorCall::arg(const std::string& name) const {
 }
 
 std::uint64_t input_key(std::uint64_t seed, const std::string& case_name, const std::string& param,
-                        const Distribution& dist) {
+                        const Distribution& dist, int call) {
   // "/draw/" cannot collide with a parameter's label: parameter names are identifiers, without '/'.
-  return derive_key(seed, dist.draw.empty() ? case_name + "/" + param : case_name + "/draw/" + dist.draw);
+  std::string label = dist.draw.empty() ? case_name + "/" + param : case_name + "/draw/" + dist.draw;
+  // Each call's key straight from the seed: knowing this call's key says nothing of the next one's.
+  if (call > 0) label += "#" + std::to_string(call);
+  return derive_key(seed, label);
 }
 
 void generate(void* data, DType dtype, std::int64_t count, const Distribution& dist, std::uint64_t key,

@@ -15,9 +15,10 @@
 namespace judge {
 
 // The random key of a case's input: its own per (seed, case, parameter), or one shared by the parameters whose
-// distributions name the same draw (coupled buffers), per (seed, case, draw).
+// distributions name the same draw (coupled buffers), per (seed, case, draw). Call i > 0 of a case (warm-up and
+// timed calls, `judge run --call`) gets keys of its own, derived from the seed alone.
 std::uint64_t input_key(std::uint64_t seed, const std::string& case_name, const std::string& param,
-                        const Distribution& dist);
+                        const Distribution& dist, int call = 0);
 
 // Fills data[0, count) of type dtype from the distribution, keyed by `key` (see rng.hpp). Built-in distributions
 // are pure functions of (key, index); custom ones call a registered generator. Asynchronous on `stream`: order

@@ -1,6 +1,8 @@
-// judge-worker: the only process that creates a CUDA context and runs submitted code. The judge starts one per
-// run, in its own process group, and kills it on a timeout; everything it learns travels as JSON lines over the
-// message pipe, so a crash here costs the judge nothing but a verdict.
+// judge-worker: the trusted side of a run on the GPU. The judge starts one per run, in its own process group, and
+// kills it on a timeout; everything it learns travels as JSON lines over the message pipe. It owns the GPU buffers,
+// generates inputs from the job's secret seed, runs the reference, checks every output and decides every verdict.
+// Submitted code never runs here: the worker starts judge-solver (judge/solver/main.cpp), sandboxed, shares the
+// buffers with it and has it call solve() (solver_process.hpp). Nothing the solver says is believed unchecked.
 //
 //   judge-worker probe                                 devices as JSON on stdout
 //   judge-worker run --job FILE --message-fd N         run the job, report on fd N
@@ -17,6 +19,7 @@
 
 #include <csignal>
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cublas_v2.h>
@@ -24,6 +27,7 @@
 
 #include "judge/core/gpu_lock.hpp"
 #include "judge/core/spec.hpp"
+#include "judge/core/verified_library.hpp"
 #include "judge/worker/calibrate.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/cuda_check.hpp"
@@ -33,7 +37,7 @@
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
 #include "judge/worker/runner.hpp"
-#include "judge/worker/solution.hpp"
+#include "judge/worker/solver_process.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace {
@@ -68,6 +72,17 @@ double monotonic_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// judge-solver is installed beside judge-worker.
+std::filesystem::path solver_executable() {
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw judge::Error("cannot find the worker's own executable (/proc/self/exe) to start judge-solver beside it");
+  return self.parent_path() / "judge-solver";
+}
+
+// Null calls timed before the submission is loaded: enough for a stable median and 90th percentile.
+constexpr int kNullCalls = 50;
+
 const judge::Case* find_case(const std::vector<judge::Case>& cases, const std::string& name) {
   for (const auto& c : cases)
     if (c.name == name) return &c;
@@ -76,6 +91,9 @@ const judge::Case* find_case(const std::vector<judge::Case>& cases, const std::s
 
 int run(const std::string& job_path, int fd) {
   judge::MessageChannel messages(fd);
+  // Nobody of the same uid may read this process's memory (the seed) or trace it: the solver may run as our uid
+  // when the judge is not root.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   auto fatal = [&](judge::Verdict v, const std::string& message) {
     messages.send({{"event", "fatal"}, {"verdict", v}, {"message", message}});
   };
@@ -89,7 +107,7 @@ int run(const std::string& job_path, int fd) {
       throw judge::Error(fmt::format("no reference kernel is registered for challenge '{}' (reference/{}.cu)",
                                      challenge.id, challenge.id));
 
-    // CUPTI first, so it sees the context being created.
+    // CUPTI first, so it sees the context being created. The worker's own timer brackets the solver's calls.
     judge::TimerChoice timer = judge::choose_timer(job.value("cupti", true));
     auto devices = judge::list_devices();
     if (devices.empty()) {
@@ -101,28 +119,58 @@ int run(const std::string& job_path, int fd) {
       throw judge::Error(fmt::format("device {} does not exist ({} visible)", ordinal, devices.size()));
     JUDGE_CUDA_CHECK(cudaSetDevice(ordinal));
     JUDGE_CUDA_CHECK(cudaFree(nullptr));
-    messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", timer.timer->name()}});
 
     judge::CublasHandle cublas;
     judge::Stream stream;
     judge::L2Flusher l2(ordinal);
     judge::ClockProbe clock(ordinal);
     judge::adopt_own_stream(timer, stream.get());
-    if (!timer.warning.empty())
-      messages.send({{"event", "timer"}, {"timer", timer.timer->name()}, {"warning", timer.warning}});
-    messages.send({{"event", "stage"}, {"stage", "load"}});
-    judge::Solution solution(job.at("library").get<std::string>());
 
-    judge::RunnerContext ctx{challenge, solution, *reference, *timer.timer, l2, clock, messages};
+    judge::SolverOptions solver_options;
+    solver_options.executable = solver_executable();
+    solver_options.gpu_uuid = devices[ordinal].uuid;
+    solver_options.device = ordinal;
+    solver_options.cupti = job.value("cupti", true);
+    solver_options.tool = job.value("tool", false);
+    judge::SolverProcess solver = judge::SolverProcess::start(solver_options);
+    messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", solver.timer_name()}});
+    if (!solver.timer_warning().empty())
+      messages.send({{"event", "timer"}, {"timer", solver.timer_name()}, {"warning", solver.timer_warning()}});
+    json protections = json::array();
+    for (const auto& p : solver.protections()) protections.push_back(p);
+    messages.send({{"event", "protections"}, {"protections", protections}});
+
+    judge::RunnerContext ctx{challenge, solver, *reference, *timer.timer, l2, clock, messages};
     ctx.cublas = cublas.get();
     ctx.stream = stream.get();
     ctx.seed = job.at("seed").get<std::uint64_t>();
     ctx.policy = policy_from(job.value("timing", json::object()));
     ctx.time_reference = job.value("time_reference", true);
-    ctx.sentinel = l2.scratch();
-    if (job.value("sanitize", false)) ctx.guard_bytes = 0;
+    if (job.value("sanitize", false)) {
+      ctx.guard_bytes = 0;
+      ctx.stage = true;
+    }
     bool stop_on_failure = job.value("stop_on_failure", false);
     const int calls = job.value("calls", 1);
+    // Before the submission exists in the solver: what a call costs that is none of its doing.
+    if (!job.value("benchmarks", std::vector<std::string>{}).empty())
+      ctx.overhead = judge::estimate_overhead(judge::time_null_calls(ctx, kNullCalls));
+
+    messages.send({{"event", "stage"}, {"stage", "load"}});
+    {
+      // Exactly the bytes the judge built and hashed, sealed: the cache can change under us, this cannot.
+      judge::UniqueFd library = judge::open_verified_library(job.at("library").get<std::string>(),
+                                                             job.at("library_sha256").get<std::string>());
+      judge::SolverReply loaded = solver.request({{"cmd", "load"}}, {library.get()});
+      if (loaded.failure == judge::SolverReply::Failure::died) {
+        fatal(judge::Verdict::crashed, fmt::format("the submission's process {} while its library was loaded (a "
+                                                   "static constructor?)",
+                                                   loaded.death));
+        return 1;
+      }
+      if (!loaded.ok)
+        throw judge::Error(fmt::format("the solver could not load the compiled submission: {}", loaded.message));
+    }
 
     // One timer per GPU: the timed phase holds the GPU's lock (the job names its file and who we are); functional
     // tests share the GPU. The lock goes when this process ends, however it ends.

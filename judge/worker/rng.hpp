@@ -3,8 +3,11 @@
 // in parallel on the GPU, regenerated later to prove an input was not modified, reproduced on the CPU by tests, and
 // replayed from a printed seed. Host and device share this one definition.
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
 
+#include "judge/core/sha256.hpp"
 #include "judge/core/tolerance.hpp"  // JUDGE_HD
 
 namespace judge {
@@ -25,11 +28,16 @@ JUDGE_HD inline std::uint64_t counter_hash(std::uint64_t key, std::uint64_t coun
 JUDGE_HD inline double unit_double(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
 
 // A stream key for (seed, label): cases and parameters are keyed by name, so adding a case does not change the
-// inputs of the others.
+// inputs of the others. A keyed SHA-256, not a mix of the two: the submission sees the values of a stream, from which
+// the stream's key can be worked back (mix64 is a bijection), and with an invertible derivation that key would give
+// the seed, and with it the inputs of every call to come, to compute ahead of time. A hash is one-way.
 inline std::uint64_t derive_key(std::uint64_t seed, std::string_view label) {
-  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the label, then mixed with the seed
-  for (unsigned char c : label) h = (h ^ c) * 0x100000001b3ull;
-  return mix64(seed ^ mix64(h));
+  char bytes[sizeof seed];
+  std::memcpy(bytes, &seed, sizeof seed);
+  Sha256 h;
+  h.update(std::string_view(bytes, sizeof bytes));
+  h.update(label);
+  return std::stoull(h.hex_digest().substr(0, 16), nullptr, 16);
 }
 
 }  // namespace judge

@@ -8,9 +8,8 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nvtx3/nvToolsExt.h>
+#include <unistd.h>
 
-#include "judge/core/ncu.hpp"
 #include "judge/core/output_diagnosis.hpp"
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
@@ -32,8 +31,14 @@ struct SolveFailed {
   std::string where;
 };
 
-// solve() destroyed the CUDA context (cudaDeviceReset): every buffer of the case is gone.
+// solve() destroyed the CUDA context of its process (cudaDeviceReset): its mappings of the buffers are gone.
 struct ContextDestroyed {};
+
+// The solver process ended (a signal, an exit() inside solve(), a closed control channel).
+struct SolverDied {
+  std::string death;
+  bool exited_normally = false;
+};
 
 // A C++ exception escaped solve(): a runtime error, not the judge's problem.
 struct SolveThrew {
@@ -46,56 +51,40 @@ struct ParamData {
   std::int64_t count = 0;
   std::vector<std::int64_t> shape;
   const Distribution* dist = nullptr;
-  std::uint64_t base_key = 0;  // call 0's inputs (what `judge run --case` replays)
-  std::uint64_t key = 0;       // the current call's inputs
+  std::uint64_t key = 0;  // the current call's inputs
   std::uint64_t guard_key = 0;
   GuardedBuffer buffer;   // what solve() gets
   DeviceBuffer expected;  // outputs and in-outs: the reference's result
   bool is_output() const { return param->role == Role::output || param->role == Role::inout; }
 };
 
-// All device data of a case and the argument array handed to judge_entry.
+// All device data of a case, shared with the solver process for the case's lifetime.
 class CaseData {
  public:
-  CaseData(RunnerContext& ctx, const Case& c) : ctx_(ctx), scalars_(c.scalars) {
+  CaseData(RunnerContext& ctx, const Case& c) : ctx_(ctx), case_name_(c.name), scalars_(c.scalars) {
     const Challenge& ch = ctx.challenge;
-    std::size_t n = ch.params.size();
-    pointers_.resize(n, nullptr);
-    ints_.resize(n, 0);
-    int64s_.resize(n, 0);
-    floats_.resize(n, 0.f);
-    args_.resize(n, nullptr);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Param& p = ch.params[i];
-      if (!p.is_buffer()) {
-        double v = c.scalars.at(p.name);
-        if (p.dtype == DType::int32) {
-          ints_[i] = static_cast<int>(v);
-          args_[i] = &ints_[i];
-        } else if (p.dtype == DType::int64) {
-          int64s_[i] = static_cast<long long>(v);
-          args_[i] = &int64s_[i];
-        } else {
-          floats_[i] = static_cast<float>(v);
-          args_[i] = &floats_[i];
-        }
-        continue;
-      }
+    for (const Param& p : ch.params) {
+      if (!p.is_buffer()) continue;
       ParamData d;
       d.param = &p;
       d.count = ch.element_count(p, c.scalars);
       for (const Expr& e : p.shape) d.shape.push_back(e.eval_size(c.scalars));
       d.dist = &ch.distribution_for(p, c);
-      d.base_key = d.key = input_key(ctx.seed, c.name, p.name, *d.dist);
+      d.key = input_key(ctx.seed, c.name, p.name, *d.dist);
       d.guard_key = derive_key(ctx.seed, c.name + "/" + p.name + "/guard");
       d.buffer = GuardedBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype), ctx.guard_bytes);
       if (d.is_output()) d.expected = DeviceBuffer(static_cast<std::size_t>(d.count) * size_of(p.dtype));
-      pointers_[i] = d.buffer.data();
-      args_[i] = &pointers_[i];
       data_.push_back(std::move(d));
     }
     for (const ParamData& d : data_) fill_guards(d.buffer, d.guard_key, ctx.stream);
+    share_with_solver(c);
   }
+
+  ~CaseData() {
+    if (ctx_.solver.alive()) ctx_.solver.request({{"cmd", "end_case"}});
+  }
+  CaseData(const CaseData&) = delete;
+  CaseData& operator=(const CaseData&) = delete;
 
   // Inputs and in-outs get their generated values; outputs get poison. Called before every call of solve().
   // Before a call: outputs poisoned, in-outs hold their input, and the reference's buffers hold nothing useful
@@ -115,7 +104,7 @@ class CaseData {
   // so nothing computed for an earlier call can be reused.
   void generate_inputs(int iteration) {
     for (ParamData& d : data_) {
-      d.key = iteration == 0 ? d.base_key : mix64(d.base_key ^ mix64(static_cast<std::uint64_t>(iteration)));
+      d.key = input_key(ctx_.seed, case_name_, d.param->name, *d.dist, iteration);
       if (d.param->role == Role::input)
         generate(d.buffer.data(), d.param->dtype, d.count, *d.dist, d.key, scalars_, ctx_.stream);
     }
@@ -160,71 +149,122 @@ class CaseData {
     return a;
   }
 
-  void* const* args() const { return args_.data(); }
   std::vector<ParamData>& params() { return data_; }
   const Env& scalars() const { return scalars_; }
 
  private:
+  // Sends the solver the case: a file descriptor per buffer (it maps them) and solve()'s arguments in order, each
+  // a buffer's index or a scalar's value.
+  void share_with_solver(const Case& c) {
+    nlohmann::json buffers = nlohmann::json::array(), args = nlohmann::json::array();
+    std::vector<int> fds;
+    auto close_all = [&] {
+      for (int fd : fds) ::close(fd);
+    };
+    try {
+      for (const ParamData& d : data_) {
+        fds.push_back(d.buffer.export_fd());
+        buffers.push_back({{"mapped", d.buffer.mapped_bytes()},
+                           {"offset", d.buffer.guard_bytes()},
+                           {"data", d.buffer.data_bytes()}});
+      }
+    } catch (...) {
+      close_all();
+      throw;
+    }
+    std::size_t next_buffer = 0;
+    for (const Param& p : ctx_.challenge.params) {
+      if (p.is_buffer()) {
+        args.push_back({{"buffer", next_buffer++}});
+        continue;
+      }
+      double v = c.scalars.at(p.name);
+      if (p.dtype == DType::int32) args.push_back({{"int32", static_cast<int>(v)}});
+      else if (p.dtype == DType::int64) args.push_back({{"int64", static_cast<long long>(v)}});
+      else args.push_back({{"float", static_cast<float>(v)}});
+    }
+    SolverReply r = ctx_.solver.request({{"cmd", "case"}, {"buffers", buffers}, {"args", args}, {"stage", ctx_.stage}},
+                                        fds);
+    close_all();
+    if (r.failure == SolverReply::Failure::died) throw SolverDied{r.death, r.exited_normally};
+    if (!r.ok) throw CudaError(cudaErrorInvalidValue,
+                               fmt::format("the solver process could not map the case's buffers: {}", r.message));
+  }
+
   RunnerContext& ctx_;
+  std::string case_name_;
   Env scalars_;
   std::vector<ParamData> data_;
-  std::vector<void*> pointers_;
-  std::vector<int> ints_;
-  std::vector<long long> int64s_;
-  std::vector<float> floats_;
-  std::vector<void*> args_;
 };
 
-// The NVTX range around a solve() call: `judge profile` has Nsight Compute profile the kernels launched inside it
-// and none of the judge's own. Without a tool attached, pushing and popping costs a few nanoseconds of host time and
-// no GPU time, which is what is timed (CUPTI's records of the GPU's activity).
-class SolveRange {
- public:
-  SolveRange() {
-    static nvtxDomainHandle_t domain = nvtxDomainCreateA(kNvtxDomain);
-    domain_ = domain;
-    nvtxEventAttributes_t attributes{};
-    attributes.version = NVTX_VERSION;
-    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    attributes.message.ascii = kNvtxSolveRange;
-    nvtxDomainRangePushEx(domain_, &attributes);
+// What one call of the solver produced: its claims, and the worker's own measurements around it.
+struct CallSample {
+  double gpu_ms = 0;      // the GPU span the solver's CUPTI recorded (window calls): a claim
+  int records = 0;        // activities it saw; 0 means no GPU work it could see
+  int streams = 0;
+  int foreign = 0;        // activities it saw outside any window since the last call
+  std::string timer;      // the solver's timer, as it names it
+  double trusted_ms = 0;  // the worker's clock: command sent to its probe kernel's start (window calls)
+  double host_ms = 0;     // the worker's host clock around the whole exchange
+  double mhz = 0;         // the SM clock the probe measured (window calls)
+};
+
+// Turns a failed reply into the exception the case handles.
+[[noreturn]] void raise_failure(const SolverReply& r) {
+  switch (r.failure) {
+    case SolverReply::Failure::died: throw SolverDied{r.death, r.exited_normally};
+    case SolverReply::Failure::threw: throw SolveThrew{r.message};
+    case SolverReply::Failure::context_destroyed: throw ContextDestroyed{};
+    case SolverReply::Failure::cuda: throw SolveFailed{static_cast<cudaError_t>(r.cuda_code), r.where};
+    default:
+      throw SolveThrew{fmt::format("the submission's process did not follow the judge's protocol ({})",
+                                   r.message.empty() ? "a malformed reply" : r.message)};
   }
-  ~SolveRange() { nvtxDomainRangePop(domain_); }
-  SolveRange(const SolveRange&) = delete;
-  SolveRange& operator=(const SolveRange&) = delete;
+}
 
- private:
-  nvtxDomainHandle_t domain_;
-};
-
-// Calls solve() once and waits for everything it started. Any CUDA error it caused becomes SolveFailed.
-double call_solution(RunnerContext& ctx, CaseData& data, const std::string& case_name, int call_index) {
-  cudaGetLastError();  // nothing of ours is pending; clear so what follows is the submission's
-  ctx.messages.send({{"event", "call"}, {"case", case_name}, {"index", call_index}});
+// One exchange with the solver in a window of the worker's timer: the window opens as the command leaves and the
+// worker's probe kernel, launched once the reply is in, marks its end. A GPU still busy with the solver's work delays
+// the probe, so that work is inside the window too.
+CallSample windowed(RunnerContext& ctx, const nlohmann::json& command) {
+  CallSample s;
   auto t0 = Clock::now();
-  try {
-    SolveRange range;
-    ctx.solution.call(data.args());
-  } catch (const std::exception& e) {
-    throw SolveThrew{fmt::format("a C++ exception escaped solve(): {}", e.what())};
-  } catch (...) {
-    throw SolveThrew{"a C++ exception of unknown type escaped solve()"};
-  }
-  cudaError_t sync = cudaDeviceSynchronize();
-  double host_ms = seconds_since(t0) * 1e3;
-  if (sync != cudaSuccess)
-    throw SolveFailed{sync, "at the cudaDeviceSynchronize() the judge runs after solve() returns"};
-  cudaError_t launch = cudaGetLastError();
-  if (launch != cudaSuccess)
-    throw SolveFailed{launch, "from a CUDA call or kernel launch inside solve() (cudaGetLastError after it returned)"};
-  // After cudaDeviceReset() the runtime quietly makes a new context, in which the judge's buffers do not exist.
-  cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, ctx.sentinel) != cudaSuccess || attr.type != cudaMemoryTypeDevice) {
-    cudaGetLastError();
-    throw ContextDestroyed{};
-  }
-  return host_ms;
+  ctx.timer.begin();
+  if (!ctx.solver.send(command)) raise_failure(ctx.solver.receive());
+  SolverReply r = ctx.solver.receive();
+  if (!r.ok) raise_failure(r);
+  s.mhz = ctx.clock.measure_mhz(ctx.stream);
+  Span own = ctx.timer.end();
+  ctx.solver.stop();
+  s.host_ms = seconds_since(t0) * 1e3;
+  s.trusted_ms = own.first_offset_ms >= 0 ? own.first_offset_ms : s.host_ms;
+  const nlohmann::json& b = r.body;
+  auto number = [&](const char* key) {
+    const auto it = b.find(key);
+    return it != b.end() && it->is_number() ? it->get<double>() : 0.0;
+  };
+  s.gpu_ms = number("gpu_ms");
+  s.records = static_cast<int>(number("records"));
+  s.streams = static_cast<int>(number("streams"));
+  s.foreign = static_cast<int>(number("foreign"));
+  s.timer = b.value("timer", "") ;
+  return s;
+}
+
+// Calls solve() once, in the solver, and waits for everything it started. Any CUDA error it caused becomes
+// SolveFailed, its process's end SolverDied.
+CallSample call_solution(RunnerContext& ctx, const std::string& case_name, int call_index, bool window,
+                         KernelTracing tracing) {
+  ctx.messages.send({{"event", "call"}, {"case", case_name}, {"index", call_index}});
+  nlohmann::json command = {{"cmd", "call"},
+                            {"index", call_index},
+                            {"window", window},
+                            {"tracing", tracing == KernelTracing::concurrent ? "concurrent" : "serialized"}};
+  if (window) return windowed(ctx, command);
+  CallSample s;
+  SolverReply r = ctx.solver.request(command);
+  if (!r.ok) raise_failure(r);
+  s.host_ms = r.host_ms;
+  return s;
 }
 
 std::string format_values(const std::vector<double>& v) {
@@ -357,19 +397,22 @@ double timed_ms(F&& f) {
 }
 
 // One loop for warm-up and timed calls alike, so a callee cannot tell them apart:
-//   prepare(i) -> L2 flush -> [timer window: call(i)] -> after(i) checks the call -> clock probe.
+//   prepare(i) -> L2 flush -> call(i) in a window -> after(i) checks the call.
 // Warm-up runs by time; then samples until the noise target, the budget or the sample cap. Samples taken while the
 // SM clock was below 75% of its boost clock are discarded (throttling) but the call was still checked.
+// For the solution, each sample pairs the solver's GPU span with the worker's trusted time of the same call, and the
+// case's timing is bounded by the latter (trusted_timing.hpp).
 // Returns nullopt when a call failed its checks (r holds the verdict).
 std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>& prepare,
-                              const std::function<double(int)>& call, const std::function<bool(int)>& after,
-                              bool is_solution, CaseResult& r) {
-  std::vector<double> gpu, host, clocks;
+                              const std::function<CallSample(int, KernelTracing)>& call,
+                              const std::function<bool(int)>& after, bool is_solution, CaseResult& r) {
+  std::vector<double> gpu, trusted, host, clocks;
   int throttled = 0;
   // Kernels are timed serialized (exact: nothing instruments them) until a call puts work on a second stream;
   // from then on, for the rest of this case, concurrently, so the submission keeps its overlap (timer.hpp).
-  ctx.timer.set_kernel_tracing(KernelTracing::serialized);
-  bool concurrent = false;
+  KernelTracing tracing = KernelTracing::serialized;
+  if (!is_solution) ctx.timer.set_kernel_tracing(KernelTracing::serialized);
+  std::string timer_name = is_solution ? ctx.solver.timer_name() : ctx.timer.name();
   int warm_from = 0;  // index of the first call of the current warm-up
   auto t_warm = Clock::now();
   auto t_sample = t_warm;
@@ -394,28 +437,28 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
     prepare(index);
     ctx.l2.flush(ctx.stream);
     JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-    const int foreign = ctx.timer.begin();
-    if (is_solution && foreign) {
+    CallSample sample = call(index, tracing);
+    if (is_solution && sample.foreign) {
       r.verdict = Verdict::suspicious_timing;
       r.message = fmt::format("{} GPU activities ran while no solve() call was being timed (work launched after "
                               "solve() returned, e.g. from a thread it left behind); all work must happen inside "
                               "the call",
-                              foreign);
+                              sample.foreign);
       return std::nullopt;
     }
-    double host_ms = call(index);
-    Span span = ctx.timer.end();
-    if (is_solution && span.records == 0) {
+    if (is_solution && sample.records == 0) {
       r.verdict = Verdict::suspicious_timing;
       r.message = "solve() did no GPU work the judge could see (no kernel, memcpy or memset on any stream)";
       return std::nullopt;
     }
     if (!after(index)) return std::nullopt;
-    if (span.streams > 1 && !concurrent && ctx.timer.set_kernel_tracing(KernelTracing::concurrent)) {
+    if (!sample.timer.empty()) timer_name = sample.timer;
+    if (is_solution && sample.streams > 1 && tracing == KernelTracing::serialized && timer_name == "cupti") {
       // What was measured so far had the overlap serialized away; and CUPTI instruments the kernels on their next
       // launches, so the new mode gets a warm-up of its own.
-      concurrent = true;
+      tracing = KernelTracing::concurrent;
       gpu.clear();
+      trusted.clear();
       host.clear();
       clocks.clear();
       throttled = 0;
@@ -424,7 +467,7 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
       t_warm = Clock::now();
       continue;
     }
-    double mhz = ctx.clock.measure_mhz(ctx.stream);
+    const double mhz = sample.mhz;
     if (warming) {
       if (index + 1 - warm_from >= ctx.policy.min_warmup_calls && seconds_since(t_warm) >= ctx.policy.warmup_s) {
         warming = false;
@@ -435,14 +478,28 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
     if (mhz > 0 && mhz < 0.75 * ctx.clock.max_mhz()) {
       ++throttled;
     } else {
-      gpu.push_back(span.gpu_ms);
-      host.push_back(host_ms);
+      gpu.push_back(sample.gpu_ms);
+      trusted.push_back(sample.trusted_ms);
+      host.push_back(sample.host_ms);
       clocks.push_back(mhz);
     }
     bool out_of_budget = seconds_since(t_sample) >= 4 * ctx.policy.budget_s;  // even if every sample throttled
     if (should_stop(gpu, seconds_since(t_sample), ctx.policy) || out_of_budget) break;
   }
-  return summarize_timing(ctx.timer.name(), gpu, host, clocks, throttled, ctx.clock.max_mhz(), ctx.policy);
+  if (!is_solution || gpu.empty())
+    return summarize_timing(timer_name, gpu, host, clocks, throttled, ctx.clock.max_mhz(), ctx.policy);
+  BoundedTiming bound = bound_timing(gpu, trusted, ctx.overhead);
+  if (bound.suspicious) {
+    r.verdict = Verdict::suspicious_timing;
+    r.message = *bound.suspicious;
+    return std::nullopt;
+  }
+  Timing t = summarize_timing(timer_name, bound.charged_ms, host, clocks, throttled, ctx.clock.max_mhz(), ctx.policy);
+  t.gpu_median_ms = bound.gpu_median_ms;
+  t.trusted_median_ms = bound.trusted_median_ms;
+  t.overhead_ms = ctx.overhead.median_ms;
+  t.charged = bound.charged;
+  return t;
 }
 
 // Device memory the submission keeps. Free memory is device-wide (other processes share the GPU), so the watch
@@ -493,7 +550,34 @@ std::string describe_cuda_error(cudaError_t code) {
   return fmt::format("{} ({})", cudaGetErrorName(code), cudaGetErrorString(code));
 }
 
+// The kernels the solver saw solve() launch in its windows: for the report only, never for a verdict or a time, and
+// bounded, since the reply is the submission's to write.
+std::vector<KernelLaunch> solver_kernels(RunnerContext& ctx) {
+  constexpr std::size_t kMaxKernels = 256;
+  SolverReply r = ctx.solver.request({{"cmd", "kernels"}});
+  std::vector<KernelLaunch> out;
+  if (!r.ok) return out;
+  try {
+    for (const auto& k : r.body.value("kernels", nlohmann::json::array())) {
+      if (out.size() == kMaxKernels) break;
+      out.push_back(k.get<KernelLaunch>());
+    }
+  } catch (const std::exception&) {
+    out.clear();
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<double> time_null_calls(RunnerContext& ctx, int count) {
+  std::vector<double> out;
+  for (int i = 0; i < count; ++i) {
+    JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+    out.push_back(windowed(ctx, {{"cmd", "null"}}).trusted_ms);
+  }
+  return out;
+}
 
 CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   const Challenge& ch = ctx.challenge;
@@ -507,15 +591,15 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   Tolerance tol = ch.tolerance_for(c);
   Profile profile;
 
-  CaseData data(ctx, c);
+  std::optional<CaseData> case_data;
   // Inputs, reference, poisoned outputs for call i; the same for warm-up, timed and functional calls.
   auto prepare = [&](int i) {
     profile.generate_ms += timed_ms([&] {
-      data.generate_inputs(i);
+      case_data->generate_inputs(i);
       JUDGE_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));  // generation is asynchronous: time all of it
     });
-    profile.generated_bytes += static_cast<double>(data.input_bytes());
-    data.prepare_call();
+    profile.generated_bytes += static_cast<double>(case_data->input_bytes());
+    case_data->prepare_call();
   };
   LeakWatch leaks;
   std::size_t free_before = 0, free_after = 0;
@@ -523,9 +607,10 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   auto after = [&](int i) {
     bool ok = true;
     double reference_before = profile.reference_ms;
-    double check_and_reference = timed_ms([&] { ok = check_call(ctx, data, r, tol, profile.reference_ms); });
+    double check_and_reference = timed_ms([&] { ok = check_call(ctx, *case_data, r, tol, profile.reference_ms); });
     profile.check_ms += check_and_reference - (profile.reference_ms - reference_before);
-    profile.checked_bytes += 2.0 * static_cast<double>(data.output_bytes()) + static_cast<double>(data.input_bytes());
+    profile.checked_bytes +=
+        2.0 * static_cast<double>(case_data->output_bytes()) + static_cast<double>(case_data->input_bytes());
     ++profile.calls;
     if (ok && benchmark) {
       if (auto leak = leaks.after_call(free_before, free_after)) {
@@ -539,12 +624,12 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
     return ok;
   };
   int current_call = -1;  // the call a CUDA error or exception escaped from belongs to the last one started
-  auto call = [&](int i) {
+  auto call = [&](int i, bool window, KernelTracing tracing) {
     current_call = i;
-    free_before = LeakWatch::free_bytes();  // outside the host-timed part of the call; not GPU work
-    double ms = call_solution(ctx, data, c.name, i);
+    free_before = LeakWatch::free_bytes();  // outside the worker's window; device-wide, the solver's included
+    CallSample sample = call_solution(ctx, c.name, i, window, tracing);
     free_after = LeakWatch::free_bytes();
-    return ms;
+    return sample;
   };
 
   // A call that raised a CUDA error or an exception failed too.
@@ -556,12 +641,12 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   };
 
   try {
+    case_data.emplace(ctx, c);
     if (!plan.timed) {
       for (int i = 0; i < plan.calls; ++i) {
         prepare(i);
         JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-        ctx.timer.take_foreign_activity();  // the record starts here
-        call(i);
+        call(i, false, KernelTracing::serialized);
         if (!after(i)) {
           r.profile = profile.to_json();
           return r;
@@ -570,25 +655,35 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
     } else {
       if (ctx.time_reference) {
         prepare(0);
-        const DeviceArgs a = data.reference_args();
+        const DeviceArgs a = case_data->reference_args();
         r.reference_timing = measure(
-            ctx, [&](int) { data.reset_reference_inouts(); },
-            [&](int) {
+            ctx, [&](int) { case_data->reset_reference_inouts(); },
+            [&](int, KernelTracing) {
+              CallSample s;
               auto t0 = Clock::now();
+              ctx.timer.begin();
               ctx.reference.gpu(a, ctx.stream);
               JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
-              return seconds_since(t0) * 1e3;
+              Span span = ctx.timer.end();
+              s.host_ms = seconds_since(t0) * 1e3;
+              s.gpu_ms = span.gpu_ms;
+              s.records = span.records;
+              s.streams = span.streams;
+              s.mhz = ctx.clock.measure_mhz(ctx.stream);
+              return s;
             },
             [](int) { return true; }, false, r);
       }
-      ctx.timer.take_foreign_activity();
       ctx.timer.take_kernels();  // the reference's, timed above
       std::optional<Timing> t;
-      profile.timing_ms = timed_ms([&] { t = measure(ctx, prepare, call, after, true, r); });
+      profile.timing_ms = timed_ms([&] {
+        t = measure(ctx, prepare, [&](int i, KernelTracing tracing) { return call(i, true, tracing); }, after, true,
+                    r);
+      });
       r.profile = profile.to_json();
       if (!t) return r;
       r.timing = t;
-      r.kernels = ctx.timer.take_kernels();
+      r.kernels = solver_kernels(ctx);
     }
   } catch (const SolveFailed& f) {
     failed(Verdict::runtime_error, fmt::format("CUDA error {} {}", describe_cuda_error(f.code), f.where));
@@ -599,14 +694,22 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
     return r;
   } catch (const ContextDestroyed&) {
     failed(Verdict::runtime_error,
-           "solve() destroyed the CUDA context (cudaDeviceReset?): the judge's buffers and streams are gone, so the "
-           "run stops here; never reset the device inside solve()");
+           "solve() destroyed the CUDA context (cudaDeviceReset?): its mappings of the judge's buffers and its "
+           "streams are gone, so the run stops here; never reset the device inside solve()");
+    throw ContextLost{r};
+  } catch (const SolverDied& d) {
+    const std::string where =
+        current_call >= 0 ? fmt::format("solve() call {} of case {}", current_call + 1, c.name)
+                          : fmt::format("the preparation of case {}", c.name);
+    failed(Verdict::crashed, fmt::format("the submission's process {} during {}{}", d.death, where,
+                                         d.exited_normally ? ": did solve() call exit()?" : ""));
+    if (current_call < 0) r.failed_call = 0;
     throw ContextLost{r};
   } catch (const SolveThrew& t) {
     failed(Verdict::runtime_error, t.message);
     return r;
   } catch (const CudaError& e) {
-    // A checked call of the judge's own failed after solve() ran: the submission broke the context.
+    // A checked call of the judge's own failed after solve() ran: the submission exhausted or broke the GPU.
     failed(Verdict::runtime_error, fmt::format("the CUDA context failed after solve() ran: {}", e.what()));
     if (e.sticky()) throw ContextLost{r};
     return r;

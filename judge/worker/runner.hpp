@@ -1,7 +1,8 @@
 #pragma once
-// Runs one case of a challenge against the loaded solution: generate -> reference -> call -> check, and for
-// benchmark cases the timing loop. Everything the submission could break is checked after each call: guards,
-// inputs, outputs, pending CUDA errors.
+// Runs one case of a challenge against the solver process: generate -> call -> check (reference), and for
+// benchmark cases the timing loop. This side is trusted: it owns the buffers (shared with the solver), the seed and
+// the expected outputs, and decides the verdict; the solver only calls solve() and reports (solver_process.hpp).
+// Everything the submission could break is checked after each call: guards, inputs, outputs, its CUDA errors.
 #include <cstdint>
 
 #include <cublas_v2.h>
@@ -10,19 +11,21 @@
 #include "judge/core/result.hpp"
 #include "judge/core/spec.hpp"
 #include "judge/core/statistics.hpp"
+#include "judge/core/trusted_timing.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/l2_flush.hpp"
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
-#include "judge/worker/solution.hpp"
+#include "judge/worker/solver_process.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace judge {
 
 struct RunnerContext {
   const Challenge& challenge;
-  const Solution& solution;
+  SolverProcess& solver;
   const ReferenceEntry& reference;
+  // The worker's own timer: it times the reference, and brackets each timed call of the solver (trusted_timing.hpp).
   Timer& timer;
   L2Flusher& l2;
   ClockProbe& clock;
@@ -32,11 +35,17 @@ struct RunnerContext {
   std::uint64_t seed = 0;
   TimingPolicy policy;
   bool time_reference = true;
-  // A device allocation of the judge's: if solve() destroys the context (cudaDeviceReset), it stops being one.
-  const void* sentinel = nullptr;
   // Guard bytes around each buffer handed to solve() (0 under compute-sanitizer).
   std::size_t guard_bytes = GuardedBuffer::kGuardBytes;
+  // Under compute-sanitizer the solver copies the buffers into allocations of its own around each call, so the tool
+  // sees every access to them.
+  bool stage = false;
+  // What a null call costs, measured before the submission was loaded.
+  Overhead overhead;
 };
+
+// The trusted times of `count` null calls: the round trip of a call that is not the submission's.
+std::vector<double> time_null_calls(RunnerContext& ctx, int count);
 
 // Thrown after a case whose CUDA error left the context unusable: the result is reported, then the worker exits.
 struct ContextLost {

@@ -236,7 +236,10 @@ class CuptiTimer final : public Timer {
       if (std::find(streams.begin(), streams.end(), r.stream) == streams.end()) streams.push_back(r.stream);
     }
     s.streams = static_cast<int>(streams.size());
-    if (s.records > 0) s.gpu_ms = static_cast<double>(last - first) * 1e-6;
+    if (s.records > 0) {
+      s.gpu_ms = static_cast<double>(last - first) * 1e-6;
+      s.first_offset_ms = static_cast<double>(first - window_start_) * 1e-6;
+    }
     sink().reset();
     ++windows_;
     return s;

@@ -29,6 +29,11 @@ struct Span {
   double gpu_ms = 0;  // last end - first start
   int records = 0;    // activities seen in the window; 0 means the call did no GPU work
   int streams = 0;    // distinct streams those activities ran on (events: always 1)
+  // When the first of them started, from the window's opening (CUPTI: both on CUPTI's clock); -1 when unknown
+  // (events). The worker opens a window when it sends a call to the solver, and the first activity it sees in it is
+  // its own probe kernel, run once the solver has answered: the span between is the call as the worker measured it,
+  // including any GPU work of the solver's still running then (the probe waits for it).
+  double first_offset_ms = -1;
 };
 
 class Timer {

@@ -4,12 +4,16 @@
 
 #include <algorithm>
 
+#include <memory>
 #include <vector>
+
+#include <unistd.h>
 
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_buffer.hpp"
 #include "judge/worker/generate.hpp"
+#include "judge/worker/shared_allocation.hpp"
 #include "judge/worker/timer.hpp"
 #include "support/test_support.hpp"
 
@@ -82,6 +86,36 @@ TEST(Guards, CatchOneByteEitherSide) {
     EXPECT_EQ(before.front_changed, 1);
     EXPECT_EQ(before.first_front_offset, -4);
   }
+}
+
+// What the worker shares with the solver: an exported fd maps the same memory, writes through one mapping are seen
+// through the other, and the memory outlives the owner's release while a mapping holds it.
+TEST(SharedAllocation, ExportedFdMapsTheSameMemory) {
+  JUDGE_REQUIRE_GPU();
+  const std::size_t n = 1000;
+  auto owner = std::make_unique<judge::SharedAllocation>(n * sizeof(float));
+  ASSERT_GE(owner->mapped_size(), n * sizeof(float));
+  std::vector<float> ones(n, 1.5f);
+  JUDGE_CUDA_CHECK(cudaMemcpy(owner->get(), ones.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  int fd = owner->export_fd();
+  ASSERT_GE(fd, 0);
+  judge::MappedAllocation view(fd, owner->mapped_size());
+  ::close(fd);
+  EXPECT_NE(view.get(), owner->get());  // another address range, the same pages
+  EXPECT_EQ(download(view.get(), n), ones);
+  std::vector<float> twos(n, 2.5f);
+  JUDGE_CUDA_CHECK(cudaMemcpy(view.get(), twos.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  EXPECT_EQ(download(owner->get(), n), twos);
+  owner.reset();
+  EXPECT_EQ(download(view.get(), n), twos);
+}
+
+TEST(SharedAllocation, FdOfAnotherSizeIsRefused) {
+  JUDGE_REQUIRE_GPU();
+  judge::SharedAllocation owner(4096);
+  int fd = owner.export_fd();
+  EXPECT_THROW(judge::MappedAllocation(fd, owner.mapped_size() * 4), judge::CudaError);
+  ::close(fd);
 }
 
 TEST(Check, CountsMismatchesUnwrittenAndNonFinite) {

@@ -349,7 +349,7 @@ TEST(SanitizerPrefix, CommonOptions) {
     EXPECT_EQ(value_of(argv, "--error-exitcode"), std::to_string(judge::kSanitizerErrorExitCode));
     EXPECT_EQ(value_of(argv, "--prefix"), "=========");
     EXPECT_EQ(value_of(argv, "--show-backtrace"), "device");
-    EXPECT_EQ(value_of(argv, "--target-processes"), "application-only");
+    EXPECT_EQ(value_of(argv, "--target-processes"), "all");
     EXPECT_EQ(value_of(argv, "--destroy-on-device-error"), "kernel");
     EXPECT_EQ(value_of(argv, "--check-exit-code"), "no");
     EXPECT_FALSE(value_of(argv, "--print-limit").empty());
