@@ -3,6 +3,8 @@
 // 100 ms later. The judge checks the output as soon as solve() has returned and the device is idle, so it is still
 // poisoned (`output_not_written`); a judge that watches for CUDA work outside solve() may instead see the late
 // launch first (`suspicious_timing`). Both verdicts reject it, and which one comes first is a matter of timing.
+// The judge also stops the submission's process between calls, so the thread cannot launch while the output is
+// checked at all: it wakes at the judge's next command, when the verdict on this call has been reached.
 #include <cuda_runtime.h>
 
 #include <chrono>
