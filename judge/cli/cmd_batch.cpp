@@ -36,6 +36,26 @@ std::string score_text(const JudgeReport& r) {
   return r.accepted() ? format_duration_ms(r.score_ms) : std::string("-");
 }
 
+// Each run's own protections are in its report (--json); the summary says which were off, and in how many runs.
+nlohmann::json protections_json(const BatchProtections& p) {
+  nlohmann::json off = nlohmann::json::array();
+  for (const auto& o : p.off) off.push_back({{"name", o.name}, {"why", o.why}, {"runs", o.runs}, {"of", o.of}});
+  return {{"recorded_runs", p.recorded}, {"off", off}};
+}
+
+void print_protections(const BatchProtections& p, std::ostream& out) {
+  if (p.recorded == 0) return;
+  if (p.off.empty()) {
+    out << fmt::format("sandbox: every protection on in the {} runs that recorded them\n", p.recorded);
+    return;
+  }
+  out << fmt::format("sandbox: {} off (`judge doctor` explains each):\n",
+                     p.off.size() == 1 ? "one protection was" : fmt::format("{} protections were", p.off.size()));
+  for (const auto& o : p.off)
+    out << fmt::format("  {}: off in {} of {} runs{}\n", o.name, o.runs, o.of,
+                       o.why.empty() ? "" : " (" + o.why + ")");
+}
+
 int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
   return guarded(g, [&](Reporter&) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -97,6 +117,7 @@ int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
     });
     line.finish();
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const BatchProtections protections = batch_protections(results);
 
     if (g.json) {
       nlohmann::json list = nlohmann::json::array();
@@ -113,6 +134,7 @@ int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
       std::cout << nlohmann::json{{"challenge", c.id},          {"gpus", plan.gpus},
                                   {"runs_per_gpu", o.runs_per_gpu}, {"wall_s", wall_s},
                                   {"submissions", list.size()},  {"accepted", accepted},
+                                  {"protections", protections_json(protections)},
                                   {"results", list}}
                        .dump(2)
                 << "\n";
@@ -139,6 +161,7 @@ int run_batch_command(const GlobalOptions& g, const BatchOptions& o) {
         std::cout << fmt::format("{:<24} {:<18} {:>10}  {}\n", r.entry.name, to_string(r.report.verdict),
                                  score_text(r.report), note);
       }
+      print_protections(protections, std::cout);
       std::cout << fmt::format("leaderboard: {}\n", db.string());
     }
     return accepted == results.size() ? kExitOk : kExitRejected;

@@ -41,6 +41,7 @@ SubmissionRecord record_of(const JudgeReport& r, const std::string& user) {
   s.source_hash = r.build.source_hash;
   s.source = r.build.source_text;
   s.judge_version = std::string(judge_version());
+  s.protections = r.protections;
   for (const auto& c : r.cases) {
     if (c.kind != "benchmark" || !c.timing) continue;
     CaseRecord cr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -10,6 +11,7 @@
 
 #include "judge/core/build.hpp"
 #include "judge/core/error.hpp"
+#include "judge/core/report.hpp"
 
 namespace judge {
 
@@ -77,6 +79,25 @@ std::vector<int> parse_gpus(const std::string& spec, int device_count) {
     out.push_back(d);
   }
   if (out.empty()) JUDGE_THROW(Error, "--gpus: no GPU given; give 'all' or ordinals like 0,2");
+  return out;
+}
+
+BatchProtections batch_protections(const std::vector<BatchResult>& results) {
+  BatchProtections out;
+  std::map<std::string, std::size_t> recorded;  // runs that recorded each protection, on or off
+  for (const auto& r : results) {
+    if (r.report.protections.empty()) continue;
+    ++out.recorded;
+    for (const auto& p : merge_protections(r.report.protections)) {
+      ++recorded[p.name];
+      if (p.on) continue;
+      auto same = std::find_if(out.off.begin(), out.off.end(),
+                               [&](const BatchProtections::Off& o) { return o.name == p.name; });
+      if (same == out.off.end()) same = out.off.insert(out.off.end(), {p.name, p.why, 0, 0});
+      ++same->runs;
+    }
+  }
+  for (auto& o : out.off) o.of = recorded[o.name];
   return out;
 }
 

@@ -50,6 +50,20 @@ struct BatchPlan {
   std::map<int, std::optional<Calibration>> calibration;  // per GPU ordinal
 };
 
+// What the batch's runs recorded about their protections, for its summary: a batch judged with less isolation says
+// so, once, rather than in every line.
+struct BatchProtections {
+  std::size_t recorded = 0;  // runs that recorded their protections (a run that failed before its worker has none)
+  struct Off {
+    std::string name;
+    std::string why;       // the first such run's reason
+    std::size_t runs = 0;  // in how many runs it was off
+    std::size_t of = 0;    // of how many runs that recorded it (a run that did not compile has no solver to confine)
+  };
+  std::vector<Off> off;  // each protection off in any run, in the order first met
+};
+BatchProtections batch_protections(const std::vector<BatchResult>& results);
+
 // Judges every entry; on_done is called (serialised, from the worker threads) as each finishes, in completion
 // order. The results come back in the entries' order.
 std::vector<BatchResult> run_batch(const Challenge& challenge, const std::vector<BatchEntry>& entries,

@@ -113,6 +113,9 @@ details.submission > summary .meta { font-weight: normal; margin-left: 8px; }
 .badge { display: inline-block; font-size: 11px; font-weight: 600; padding: 1px 7px; border-radius: 9px;
          background: #e7eef8; color: var(--accent); margin-left: 6px; }
 .badge.saved { background: #fbefdc; color: #94600f; }
+p.protections { margin: 2px 0 8px; font-size: 12.5px; color: var(--muted); }
+p.protections .protection.on { color: var(--ink); }
+p.protections .protection.off { color: #94600f; font-weight: 600; }
 svg.chart { flex: none; }
 svg.chart .roof { fill: none; stroke: #3a4352; stroke-width: 2; }
 svg.chart .roof.other { stroke: #9aa3ae; stroke-width: 1.3; stroke-dasharray: 5 4; }
@@ -385,6 +388,32 @@ void roofline(const BoardReport& b, const SubmissionRecord& s, Page& page) {
                        e(c->name), e(c->name));
 }
 
+// What kept the run from the judge's records when it ran: the protections on, then those off with why. Runs recorded
+// before judges kept this have none: "not recorded", never "none".
+void protections_line(const SubmissionRecord& s, Page& page) {
+  auto& out = page.out();
+  if (s.protections.empty()) {
+    out << "<p class=\"protections not-recorded\">Sandbox: not recorded (the judge that ran it did not record its "
+           "protections).</p>\n";
+    return;
+  }
+  const std::vector<Protection> merged = merge_protections(s.protections);
+  std::string on, off;
+  std::size_t offs = 0;
+  for (const auto& p : merged) {
+    if (p.on) {
+      on += fmt::format("{}<span class=\"protection on\" title=\"{}\">{}</span>", on.empty() ? "" : ", ", e(p.why),
+                        e(p.name));
+    } else {
+      off += fmt::format("{}<span class=\"protection off\">{}</span>{}", off.empty() ? "" : ", ", e(p.name),
+                         p.why.empty() ? "" : " (" + e(p.why) + ")");
+      ++offs;
+    }
+  }
+  out << fmt::format("<p class=\"protections\" data-off=\"{}\">Sandbox: {}{}</p>\n", offs,
+                     on.empty() ? std::string("nothing on") : on, off.empty() ? "" : " · off: " + off);
+}
+
 void submission_details(const BoardReport& b, const SubmissionRecord& s, const std::string& anchor, bool open,
                 const std::string& badges, Page& page) {
   auto& out = page.out();
@@ -394,6 +423,7 @@ void submission_details(const BoardReport& b, const SubmissionRecord& s, const s
                      s.id > 0 ? fmt::format("#{}", s.id) : std::string("saved"), e(s.user),
                      format_duration_ms(s.score_ms), e(when(s.created_at)), e(s.judge_version),
                      e(s.source_hash.substr(0, 12)), badges);
+  protections_line(s, page);
   cases_table(b, s, page);
   roofline(b, s, page);
   out << "</details>\n";

@@ -22,7 +22,9 @@ namespace {
 
 // Bump with a migration in open_schema() whenever the tables change; older judges then refuse the file instead of
 // misreading it.
-constexpr int kSchemaVersion = 1;
+//   1: submissions and case_results.
+//   2: submissions.protections, each run's protections as a JSON array ('[]' for runs recorded under version 1).
+constexpr int kSchemaVersion = 2;
 
 // Long enough for another judge's insert (milliseconds) even on a slow disk, short enough that a judge stuck
 // holding the lock is reported rather than waited on forever.
@@ -39,7 +41,8 @@ CREATE TABLE submissions (
   score_ms REAL NOT NULL,
   source_hash TEXT NOT NULL,
   source TEXT NOT NULL,
-  judge_version TEXT NOT NULL
+  judge_version TEXT NOT NULL,
+  protections TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX submissions_by_ranking ON submissions (challenge, gpu_name, user, score_ms);
 CREATE TABLE case_results (
@@ -56,9 +59,28 @@ CREATE TABLE case_results (
 CREATE INDEX case_results_by_submission ON case_results (submission_id);
 )sql";
 
+// From version 1 to 2: the runs already recorded keep an empty list, which reads as "not recorded".
+constexpr const char* kMigrateTo2 = "ALTER TABLE submissions ADD COLUMN protections TEXT NOT NULL DEFAULT '[]'";
+
 // The case metrics may be NaN (SQLite stores NaN as NULL), so those columns allow NULL and read back as NaN.
-constexpr const char* kSubmissionColumns =
-    "id, challenge, user, gpu_name, compute_capability, created_at, score_ms, source_hash, source, judge_version";
+// A reader of a version 1 file (read-only access migrates nothing) reads every run's protections as unrecorded. The
+// version is read in the reader's transaction: another judge may have migrated the file since it was opened.
+std::string submission_columns(int version) {
+  return fmt::format(
+      "id, challenge, user, gpu_name, compute_capability, created_at, score_ms, source_hash, source, judge_version, "
+      "{}",
+      version >= 2 ? "protections" : "'[]'");
+}
+
+// The stored list; a text that is not one (edited by hand) reads as a single protection, off, saying so, rather
+// than as "not recorded" or as an error that would hide the rest of the leaderboard.
+std::vector<Protection> protections_from_text(const std::string& text) {
+  try {
+    return nlohmann::json::parse(text).get<std::vector<Protection>>();
+  } catch (const nlohmann::json::exception& e) {
+    return {{"protections", false, fmt::format("the stored list could not be read ({})", e.what())}};
+  }
+}
 
 std::string utc_now_iso8601() {
   const auto since_epoch = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -276,9 +298,10 @@ void expect_no_tables(const Connection& connection, std::string_view doing) {
   if (tables.integer(0) != 0) throw not_a_leaderboard(connection.path(), "it is an SQLite database with other tables");
 }
 
-// Returns false when a read-only connection finds no tables yet (an empty file): there is nothing to read, and a
-// reader creates nothing.
-bool open_schema(const Connection& connection) {
+// Returns the schema version the file has now, or 0 when a read-only connection finds no tables yet (an empty
+// file): there is nothing to read, and a reader creates nothing. A read-write connection migrates an older file to
+// kSchemaVersion; a read-only one reads it as it is (the version tells the readers which columns it has).
+int open_schema(const Connection& connection) {
   connection.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
   // WAL lets readers (ranking, history) run while another judge writes. Filesystems without shared memory
   // support (some network mounts) refuse it; the default rollback journal then does the same job, more slowly, so
@@ -288,7 +311,7 @@ bool open_schema(const Connection& connection) {
   int version = user_version(connection);
   if (version == 0 && connection.read_only()) {
     expect_no_tables(connection, "reading its tables");
-    return false;
+    return 0;
   }
   if (version == 0) {
     const char* doing = "creating the leaderboard tables";
@@ -308,10 +331,26 @@ bool open_schema(const Connection& connection) {
                 "judge, or pass another path with --db / JUDGE_DB; nothing was written.",
                 connection.path(), version, kSchemaVersion);
   }
-  if (version != kSchemaVersion) {
+  if (version < 1) {
     throw not_a_leaderboard(connection.path(), fmt::format("unknown schema version {}", version));
   }
-  return true;
+  if (version < kSchemaVersion && !connection.read_only()) {
+    // One transaction: a failure leaves the file at its old version, and another judge migrating at the same time
+    // waits for the lock and then finds the work done.
+    const char* doing = "upgrading the leaderboard tables";
+    Transaction transaction(connection, Transaction::Mode::write, doing);
+    version = user_version(connection);
+    if (version == 1) {
+      connection.exec(kMigrateTo2, doing);
+      version = 2;
+    }
+    if (version < 1 || version > kSchemaVersion) {
+      throw not_a_leaderboard(connection.path(), fmt::format("unknown schema version {}", version));
+    }
+    connection.exec(fmt::format("PRAGMA user_version = {}", version).c_str(), doing);
+    transaction.commit();
+  }
+  return version;
 }
 
 SubmissionRecord read_submission(const Statement& row) {
@@ -326,6 +365,7 @@ SubmissionRecord read_submission(const Statement& row) {
   s.source_hash = row.text(7);
   s.source = row.text(8);
   s.judge_version = row.text(9);
+  s.protections = protections_from_text(row.text(10));
   return s;
 }
 
@@ -391,7 +431,8 @@ std::vector<RankingEntry> read_ranking(const Connection& connection, const std::
 struct Leaderboard::Db {
   Db(const std::filesystem::path& path, Access access) : connection(path, access) {}
   Connection connection;
-  bool has_tables = true;  // false only for a read-only look at a file no judge has written to
+  int version = kSchemaVersion;  // of the tables; 0 only for a read-only look at a file no judge has written to
+  bool has_tables() const { return version > 0; }
   // One connection runs one transaction at a time; this keeps a Leaderboard shared between threads from
   // interleaving statements of different transactions.
   std::mutex mutex;
@@ -399,7 +440,7 @@ struct Leaderboard::Db {
 
 Leaderboard::Leaderboard(const std::filesystem::path& path, Access access) : path_(path) {
   auto db = std::make_unique<Db>(path, access);
-  db->has_tables = open_schema(db->connection);
+  db->version = open_schema(db->connection);
   db_ = db.release();
 }
 
@@ -424,7 +465,7 @@ Recorded Leaderboard::record(SubmissionRecord s) {
 
   Statement insert(connection,
                    "INSERT INTO submissions (challenge, user, gpu_name, compute_capability, created_at, score_ms, "
-                   "source_hash, source, judge_version) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                   "source_hash, source, judge_version, protections) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                    doing);
   insert.bind(1, s.challenge);
   insert.bind(2, s.user);
@@ -435,6 +476,7 @@ Recorded Leaderboard::record(SubmissionRecord s) {
   insert.bind(7, s.source_hash);
   insert.bind(8, s.source);
   insert.bind(9, s.judge_version);
+  insert.bind(10, nlohmann::json(s.protections).dump());
   insert.run();
   const std::int64_t id = sqlite3_last_insert_rowid(connection.get());
 
@@ -467,13 +509,13 @@ Recorded Leaderboard::record(SubmissionRecord s) {
 
 std::vector<RankingEntry> Leaderboard::ranking(const std::string& challenge, const std::string& gpu_name) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables) return {};
+  if (!db_->has_tables()) return {};
   return read_ranking(db_->connection, challenge, gpu_name, "reading the ranking");
 }
 
 std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables) return {};
+  if (!db_->has_tables()) return {};
   Statement query(db_->connection,
                   "SELECT DISTINCT gpu_name FROM submissions WHERE challenge = ?1 ORDER BY gpu_name",
                   "listing the GPUs");
@@ -485,7 +527,7 @@ std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
 
 std::vector<BoardSummary> Leaderboard::overview() const {
   std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables) return {};
+  if (!db_->has_tables()) return {};
   // The leader is the first run in the ranking's order (score, then created_at, then id); its user is ranked first.
   Statement query(db_->connection, R"sql(
     WITH runs AS (
@@ -519,7 +561,7 @@ std::vector<BoardSummary> Leaderboard::overview() const {
 std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
                                                    const std::optional<std::string>& user) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables) return {};
+  if (!db_->has_tables()) return {};
   const Connection& connection = db_->connection;
   const char* doing = "reading the history";
   // One read transaction, so the submissions and their cases come from the same snapshot.
@@ -527,7 +569,7 @@ std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
   Statement query(connection,
                   fmt::format("SELECT {} FROM submissions WHERE challenge = ?1 AND (?2 IS NULL OR user = ?2) "
                               "ORDER BY created_at DESC, id DESC",
-                              kSubmissionColumns),
+                              submission_columns(user_version(connection))),
                   doing);
   query.bind(1, challenge);
   query.bind_optional(2, user);
@@ -540,11 +582,13 @@ std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
 
 std::optional<SubmissionRecord> Leaderboard::get(std::int64_t id) const {
   std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables) return {};
+  if (!db_->has_tables()) return {};
   const Connection& connection = db_->connection;
   const char* doing = "reading a submission";
   Transaction transaction(connection, Transaction::Mode::read, doing);
-  Statement query(connection, fmt::format("SELECT {} FROM submissions WHERE id = ?1", kSubmissionColumns), doing);
+  Statement query(connection,
+                  fmt::format("SELECT {} FROM submissions WHERE id = ?1", submission_columns(user_version(connection))),
+                  doing);
   query.bind(1, id);
   std::vector<SubmissionRecord> found;
   if (query.step()) found.push_back(read_submission(query));
@@ -576,7 +620,8 @@ nlohmann::json to_json(const SubmissionRecord& s) {
           {"source_hash", s.source_hash},
           {"source", s.source},
           {"judge_version", s.judge_version},
-          {"cases", std::move(cases)}};
+          {"cases", std::move(cases)},
+          {"protections", s.protections}};
 }
 
 SubmissionRecord submission_from_json(const nlohmann::json& j) {
@@ -608,6 +653,9 @@ SubmissionRecord submission_from_json(const nlohmann::json& j) {
     r.reference_ms = real(c, "reference_ms");
     s.cases.push_back(std::move(r));
   }
+  // Absent from results saved by judges that did not record protections: not recorded.
+  if (const auto p = j.find("protections"); p != j.end() && !p->is_null())
+    s.protections = p->get<std::vector<Protection>>();
   return s;
 }
 

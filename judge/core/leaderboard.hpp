@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/error.hpp"
+#include "judge/core/sandbox/protections.hpp"
 
 namespace judge {
 
@@ -43,6 +44,9 @@ struct SubmissionRecord {
   std::string source;
   std::string judge_version;
   std::vector<CaseRecord> cases;
+  // What kept the submission from the judge's records when it ran (JudgeReport::protections). Empty for runs
+  // recorded before judges recorded it (schema version 1): "not recorded", not "none".
+  std::vector<Protection> protections;
 };
 
 struct RankingEntry {

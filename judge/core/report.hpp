@@ -63,6 +63,13 @@ std::unique_ptr<Reporter> make_json_reporter();
 // Human formatting helpers, shared by reporters and tests.
 std::string format_duration_ms(double ms);  // "812 ns", "17.1 µs", "2.35 ms", "1.20 s"
 std::string format_rate(double per_second, const char* unit);  // "8.04 T" + unit, ...
+// A run's protections with one entry per name, in the order first met; a name met twice (the worker and the solver
+// both report some) is off if either says so, with that one's reason.
+std::vector<Protection> merge_protections(const std::vector<Protection>& protections);
+// The same in one line, as `judge submit` prints it after "sandbox: ": the ones on by name, then the ones off with
+// why ("landlock, seccomp, compile sandbox · off: uid drop (judge not running as root: ...)"). Empty when nothing
+// was recorded (runs recorded before protections were).
+std::string protections_text(const std::vector<Protection>& protections);
 // The `judge run` command that replays a rejected run: its seed, the failed case and, when a later call of that case
 // failed, `--call N`; the source is a shell word. Empty when there is nothing to replay (accepted, compile error, no
 // device).

@@ -120,6 +120,15 @@ class ConsoleReporter final : public Reporter {
       if (!r.message.empty()) out << "  " << r.message << "\n";
       failure_details(r, source, out);
     }
+    if (!r.protections.empty()) {
+      // What kept the submission from the judge's records; anything off stands out.
+      const std::vector<Protection> merged = merge_protections(r.protections);
+      const bool any_off =
+          std::any_of(merged.begin(), merged.end(), [](const Protection& p) { return !p.on; });
+      out << paint("sandbox: " + protections_text(merged),
+                   any_off ? fg(fmt::terminal_color::yellow) : fmt::text_style(fmt::emphasis::faint))
+          << "\n";
+    }
     if (rec.attempted) {
       if (rec.recorded)
         // A rank is a moment's: submissions recorded later move it, so it says of how many and when.
@@ -504,6 +513,26 @@ std::string format_rate(double per_second, const char* unit) {
     ++i;
   }
   return fmt::format("{:.3g} {}{}", per_second, prefixes[i], unit);
+}
+
+std::vector<Protection> merge_protections(const std::vector<Protection>& protections) {
+  std::vector<Protection> merged;
+  for (const auto& p : protections) {
+    auto same = std::find_if(merged.begin(), merged.end(), [&](const Protection& m) { return m.name == p.name; });
+    if (same == merged.end()) merged.push_back(p);
+    else if (same->on && !p.on) *same = p;
+  }
+  return merged;
+}
+
+std::string protections_text(const std::vector<Protection>& protections) {
+  std::string on, off;
+  for (const auto& p : merge_protections(protections)) {
+    if (p.on) on += (on.empty() ? "" : ", ") + p.name;
+    else off += (off.empty() ? "" : ", ") + p.name + (p.why.empty() ? "" : " (" + p.why + ")");
+  }
+  if (off.empty()) return on;
+  return (on.empty() ? std::string("nothing on") : on) + " · off: " + off;
 }
 
 std::string replay_command(const JudgeReport& r, const std::string& source) {

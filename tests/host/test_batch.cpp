@@ -66,5 +66,41 @@ TEST(Batch, GpusAreAllOrAListOfOrdinals) {
   EXPECT_NE(message_of([] { parse_gpus("all", 0); }).find("no CUDA device"), std::string::npos);
 }
 
+BatchResult result_with(std::vector<Protection> protections) {
+  BatchResult r;
+  r.report.protections = std::move(protections);
+  return r;
+}
+
+// The summary says which protections were off and in how many of the runs that recorded theirs.
+TEST(Batch, ProtectionsOffAreCountedOverTheRunsThatRecordedThem) {
+  const Protection landlock{"landlock", true, "ABI 6"};
+  const Protection uid_off{"uid drop", false, "judge not running as root: solver keeps uid 1000"};
+  const Protection bwrap_off{"pid+mount namespaces (bubblewrap)", false, "not installed"};
+  std::vector<BatchResult> results = {
+      result_with({landlock, uid_off}),
+      result_with({}),  // failed before its worker: nothing recorded, not counted
+      result_with({{"compile sandbox", true, "bubblewrap"}}),  // did not compile: no solver, so no uid drop
+      result_with({landlock, uid_off, bwrap_off}),
+      // Reported twice (worker and solver), off once: off, and counted once for this run.
+      result_with({{"uid drop", true, "as 65534"}, {"uid drop", false, "relaxed: a tool"}, landlock}),
+  };
+  const BatchProtections p = batch_protections(results);
+  EXPECT_EQ(p.recorded, 4u);
+  ASSERT_EQ(p.off.size(), 2u);
+  EXPECT_EQ(p.off[0].name, "uid drop");
+  EXPECT_EQ(p.off[0].runs, 3u);
+  EXPECT_EQ(p.off[0].of, 3u) << "of the runs that recorded it";
+  EXPECT_EQ(p.off[0].why, uid_off.why) << "the first run's reason";
+  EXPECT_EQ(p.off[1].name, bwrap_off.name);
+  EXPECT_EQ(p.off[1].runs, 1u);
+  EXPECT_EQ(p.off[1].of, 1u);
+
+  const BatchProtections all_on = batch_protections({result_with({landlock}), result_with({landlock})});
+  EXPECT_EQ(all_on.recorded, 2u);
+  EXPECT_TRUE(all_on.off.empty());
+  EXPECT_EQ(batch_protections({result_with({})}).recorded, 0u);
+}
+
 }  // namespace
 }  // namespace judge

@@ -281,6 +281,77 @@ TEST_F(HtmlReport, LadderSectionOnlyWhenThereAreLadders) {
   EXPECT_NE(page.find("reference 5.0 µs"), std::string::npos);
 }
 
+// Each run says what kept it from the judge's records: the protections on by name, those off with why, everything
+// escaped; a run recorded before judges kept this says "not recorded", never that it had none.
+TEST_F(HtmlReport, EachRunShowsItsProtectionsEscapedOrThatNoneWereRecorded) {
+  Leaderboard board(db_);
+  record(board, "alice", kGpuA, "2025-05-01T09:00:00.000Z", 0.02, 0.06);  // no protections: an older judge's run
+  SubmissionRecord s;
+  s.challenge = "vadd";
+  s.user = "bob";
+  s.gpu_name = kGpuA;
+  s.created_at = "2025-05-02T09:00:00.000Z";
+  s.score_ms = 0.01;
+  s.cases = {{"b1", 0.01, 0.009, 0.5, 10, 100, 800, 0}};
+  s.protections = {{"landlock", true, "ABI <6> & \"signals\""},
+                   {"seccomp", true, ""},
+                   {"uid <drop>", false, "judge not running as root: <b>solver</b> keeps uid 1000 & 'more'"},
+                   {"pid+mount namespaces (bubblewrap)", false, "not installed"}};
+  const auto bob = board.record(s).id;
+  const std::string page = render(gather(&board));
+
+  auto details = [&](std::int64_t id) {
+    const auto at = page.find("<details class=\"submission\" id=\"submission-" + std::to_string(id) + "\"");
+    return at == std::string::npos ? std::string() : page.substr(at, page.find("</details>", at) - at);
+  };
+  const std::string with = details(bob), without = details(1);
+  ASSERT_FALSE(with.empty()) << page;
+  ASSERT_FALSE(without.empty()) << page;
+  EXPECT_NE(without.find("<p class=\"protections not-recorded\">Sandbox: not recorded"), std::string::npos)
+      << without;
+  EXPECT_EQ(count(page, "class=\"protections not-recorded\""), 1u);
+
+  EXPECT_NE(with.find("<p class=\"protections\" data-off=\"2\">Sandbox: "), std::string::npos) << with;
+  EXPECT_NE(with.find("title=\"ABI &lt;6&gt; &amp; &quot;signals&quot;\">landlock</span>"), std::string::npos)
+      << with;
+  EXPECT_NE(with.find(">seccomp</span>"), std::string::npos) << with;
+  EXPECT_NE(with.find(" · off: <span class=\"protection off\">uid &lt;drop&gt;</span> (judge not running as root: "
+                      "&lt;b&gt;solver&lt;/b&gt; keeps uid 1000 &amp; &#39;more&#39;)"),
+            std::string::npos)
+      << with;
+  EXPECT_NE(with.find("<span class=\"protection off\">pid+mount namespaces (bubblewrap)</span> (not installed)"),
+            std::string::npos)
+      << with;
+  EXPECT_EQ(page.find("<b>solver"), std::string::npos) << "a reason reached the page unescaped";
+  EXPECT_EQ(page.find("uid <drop>"), std::string::npos);
+  // Before the cases table, in the run's own block.
+  EXPECT_LT(with.find("class=\"protections\""), with.find("<table class=\"cases\">"));
+
+  // All on: no "off" part.
+  ReportData data = gather(&board);
+  for (auto& b : data.boards)
+    for (auto& run : b.runs)
+      if (run.id == bob) run.protections = {{"landlock", true, ""}};
+  const std::string all_on = render(data);
+  EXPECT_NE(all_on.find("data-off=\"0\">Sandbox: <span class=\"protection on\" title=\"\">landlock</span></p>"),
+            std::string::npos)
+      << all_on;
+}
+
+TEST_F(HtmlReport, SavedResultsShowTheirProtections) {
+  SubmissionRecord s;
+  s.challenge = "vadd";
+  s.user = "dave";
+  s.gpu_name = kGpuA;
+  s.score_ms = 0.01;
+  s.cases = {{"b1", 0.01, 0.009, 0.5, 10, 100, 800, 0}};
+  s.protections = {{"landlock", true, ""}, {"uid drop", false, "not root"}};
+  write_file(pending_ / "vadd-20250506T120000Z-0123456789ab.json", to_json(s).dump(2));
+  const std::string page = render(gather(nullptr));
+  EXPECT_NE(page.find("data-off=\"1\">Sandbox: "), std::string::npos) << page;
+  EXPECT_NE(page.find("<span class=\"protection off\">uid drop</span> (not root)"), std::string::npos) << page;
+}
+
 TEST_F(HtmlReport, ABrokenCalibrationFileCostsTheRoofsOnly) {
   write_file(calibration_file_, "[]");
   Leaderboard board(db_);

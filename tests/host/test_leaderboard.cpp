@@ -45,8 +45,14 @@ SubmissionRecord submission(const std::string& user, double score_ms, const std:
   s.judge_version = "0.1.0";
   s.cases = {{"small", score_ms / 2, score_ms / 3, 1.5, 50, 10.0, 100.0, 0.5},
              {"large", score_ms * 2, score_ms * 1.9, 0.25, 20, 20.0, 800.0, 1.5}};
+  s.protections = {{"landlock", true, "ABI 6: files, TCP, signals and abstract sockets"},
+                   {"uid drop", false, "judge not running as root: solver keeps uid 1000"}};
   return s;
 }
+
+// The tables as judges wrote them before protections were recorded (schema version 1), made by hand as such a
+// judge made them, with one run in them.
+void write_version_1_leaderboard(const std::filesystem::path& path);
 
 // A second, plain SQLite connection: what another judge (or a person with the sqlite3 shell) would hold.
 class RawConnection {
@@ -96,6 +102,58 @@ std::string error_from(F&& make) {
   }
   ADD_FAILURE() << "expected a LeaderboardError";
   return {};
+}
+
+void write_version_1_leaderboard(const std::filesystem::path& path) {
+  RawConnection v1(path);
+  v1.exec(R"sql(
+CREATE TABLE submissions (
+  id INTEGER PRIMARY KEY,
+  challenge TEXT NOT NULL,
+  user TEXT NOT NULL,
+  gpu_name TEXT NOT NULL,
+  compute_capability TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  score_ms REAL NOT NULL,
+  source_hash TEXT NOT NULL,
+  source TEXT NOT NULL,
+  judge_version TEXT NOT NULL
+);
+CREATE INDEX submissions_by_ranking ON submissions (challenge, gpu_name, user, score_ms);
+CREATE TABLE case_results (
+  submission_id INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  median_ms REAL,
+  min_ms REAL,
+  spread_pct REAL,
+  samples INTEGER NOT NULL,
+  gflops REAL,
+  gbps REAL,
+  reference_ms REAL
+);
+CREATE INDEX case_results_by_submission ON case_results (submission_id);
+INSERT INTO submissions VALUES (1, 'vector_add', 'old-timer', 'NVIDIA H100 80GB HBM3', '9.0',
+  '2025-01-02T03:04:05.000Z', 1.5, 'abc', '// from before', '0.1.0');
+INSERT INTO case_results VALUES (1, 'small', 1.0, 0.9, 0.5, 30, 12.0, 120.0, 0.8);
+PRAGMA user_version = 1;
+)sql");
+}
+
+// The columns of the submissions table.
+std::set<std::string> submission_columns(const std::filesystem::path& path) {
+  sqlite3* db = nullptr;
+  std::set<std::string> names;
+  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('submissions')", -1, &stmt, nullptr) ==
+        SQLITE_OK) {
+      while (sqlite3_step(stmt) == SQLITE_ROW)
+        names.insert(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return names;
 }
 
 TEST(Leaderboard, CreatesDirectoriesAndFileAndKeepsEntriesAcrossReopen) {
@@ -309,6 +367,7 @@ TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
   while (large.size() < (1u << 20)) large += "  c[i] = a[i] + b[i]; // line " + std::to_string(large.size()) + "\n";
   s.source += large;
   s.cases.push_back({"ünïcode case", 1e-9, 1e-10, 123.5, 7, 1e12, 3.5e3, 2.0 / 3.0});
+  s.protections.push_back({"compile sandbox", false, "bwrap: \"not installed\"; 'quoted' ∑ <tag> \\ end"});
   const auto id = board.record(s).id;
 
   const auto stored = board.get(id);
@@ -322,6 +381,12 @@ TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
   EXPECT_EQ(stored->source, s.source);
   EXPECT_EQ(stored->source_hash, sha256_hex(s.source));
   EXPECT_EQ(stored->judge_version, s.judge_version);
+  ASSERT_EQ(stored->protections.size(), s.protections.size());
+  for (std::size_t i = 0; i < s.protections.size(); ++i) {
+    EXPECT_EQ(stored->protections[i].name, s.protections[i].name);
+    EXPECT_EQ(stored->protections[i].on, s.protections[i].on);
+    EXPECT_EQ(stored->protections[i].why, s.protections[i].why);
+  }
   ASSERT_EQ(stored->cases.size(), s.cases.size());
   for (std::size_t i = 0; i < s.cases.size(); ++i) {
     const auto& want = s.cases[i];
@@ -367,7 +432,12 @@ TEST(Leaderboard, ToJsonCarriesEveryField) {
   EXPECT_EQ(c.at("gbps"), 800.0);
   EXPECT_EQ(c.at("reference_ms"), 1.5);
   EXPECT_EQ(c.size(), 8u);
-  EXPECT_EQ(json.size(), 11u);
+  ASSERT_TRUE(json.at("protections").is_array());
+  ASSERT_EQ(json.at("protections").size(), 2u);
+  EXPECT_EQ(json.at("protections").at(1).at("name"), "uid drop");
+  EXPECT_EQ(json.at("protections").at(1).at("on"), false);
+  EXPECT_EQ(json.at("protections").at(1).at("why"), "judge not running as root: solver keeps uid 1000");
+  EXPECT_EQ(json.size(), 12u);
 
   const auto entry = to_json(board.ranking("vector_add", kH100).at(0));
   EXPECT_EQ(entry.at("rank"), 1);
@@ -406,10 +476,127 @@ TEST(Leaderboard, NewerSchemaIsRefused) {
   TempDir dir;
   const auto path = dir / "lb.db";
   { Leaderboard board(path); }
-  RawConnection(path).exec("PRAGMA user_version = 2");
+  RawConnection(path).exec("PRAGMA user_version = 3");
   const auto message = error_from([&] { Leaderboard board(path); });
   EXPECT_TRUE(contains(message, path.string()));
   EXPECT_TRUE(contains(message, "newer judge"));
+}
+
+TEST(Leaderboard, NewFilesHaveSchemaVersion2WithProtections) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  { Leaderboard board(path); }
+  // A judge of version 1 refuses this file (newer schema) instead of writing runs without their protections.
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2);
+  EXPECT_EQ(submission_columns(path).count("protections"), 1u);
+}
+
+// A leaderboard written by a judge of schema version 1 keeps working: read-only access (reports) reads it as it is,
+// read-write access migrates it in place; its runs read back with no protections ("not recorded"), new runs keep
+// theirs.
+TEST(Leaderboard, Version1FileIsReadAsItIsAndMigratedOnFirstWrite) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  write_version_1_leaderboard(path);
+  {
+    Leaderboard reader(path, Leaderboard::Access::read_only);
+    const auto old = reader.get(1);
+    ASSERT_TRUE(old.has_value());
+    EXPECT_EQ(old->user, "old-timer");
+    EXPECT_TRUE(old->protections.empty());
+    ASSERT_EQ(reader.history("vector_add").size(), 1u);
+    EXPECT_TRUE(reader.history("vector_add")[0].protections.empty());
+    EXPECT_EQ(reader.ranking("vector_add", kH100).size(), 1u);
+  }
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 1) << "a reader migrates nothing";
+  EXPECT_EQ(submission_columns(path).count("protections"), 0u);
+
+  std::int64_t new_id = 0;
+  {
+    Leaderboard board(path);
+    EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2);
+    EXPECT_EQ(submission_columns(path).count("protections"), 1u);
+    const auto old = board.get(1);
+    ASSERT_TRUE(old.has_value());
+    EXPECT_EQ(old->user, "old-timer");
+    EXPECT_EQ(old->score_ms, 1.5);
+    EXPECT_EQ(old->source, "// from before");
+    ASSERT_EQ(old->cases.size(), 1u);
+    EXPECT_EQ(old->cases[0].samples, 30);
+    EXPECT_TRUE(old->protections.empty());
+    const Recorded recorded = board.record(submission("newcomer", 1.0));
+    new_id = recorded.id;
+    EXPECT_EQ(recorded.rank, 1);
+    EXPECT_EQ(recorded.ranked, 2);
+  }
+  Leaderboard reopened(path);  // already at version 2: nothing to migrate
+  const auto fresh = reopened.get(new_id);
+  ASSERT_TRUE(fresh.has_value());
+  ASSERT_EQ(fresh->protections.size(), 2u);
+  EXPECT_EQ(fresh->protections[0].name, "landlock");
+  EXPECT_TRUE(fresh->protections[0].on);
+  EXPECT_EQ(fresh->protections[1].name, "uid drop");
+  EXPECT_FALSE(fresh->protections[1].on);
+  EXPECT_EQ(fresh->protections[1].why, "judge not running as root: solver keeps uid 1000");
+  const auto history = reopened.history("vector_add");
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_TRUE(reopened.get(1)->protections.empty());
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions"), 2);
+}
+
+// A reader that opened a version 1 file sees the protections of runs recorded after another judge migrated it.
+TEST(Leaderboard, ReaderOfAVersion1FileSeesAMigrationMadeWhileItWasOpen) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  write_version_1_leaderboard(path);
+  Leaderboard reader(path, Leaderboard::Access::read_only);
+  const auto id = Leaderboard(path).record(submission("newcomer", 1.0)).id;
+  const auto fresh = reader.get(id);
+  ASSERT_TRUE(fresh.has_value());
+  EXPECT_EQ(fresh->protections.size(), 2u);
+  EXPECT_TRUE(reader.get(1)->protections.empty());
+}
+
+// Judges starting at once on a version 1 file: one migrates, the others find it done (the column is added once).
+TEST(Leaderboard, ConcurrentOpensMigrateAVersion1FileOnce) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  write_version_1_leaderboard(path);
+  constexpr int kThreads = 6;
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        Leaderboard board(path);
+        board.record(submission("judge" + std::to_string(t), 1.0 + t));
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& e : errors) EXPECT_EQ(e, "");
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2);
+  Leaderboard board(path);
+  const auto history = board.history("vector_add");
+  ASSERT_EQ(history.size(), std::size_t{kThreads + 1});
+  for (const auto& s : history) EXPECT_EQ(s.protections.size(), s.user == "old-timer" ? 0u : 2u) << s.user;
+}
+
+// Protections stored as something other than a list (edited by hand) read as one protection, off, saying so: the
+// rest of the leaderboard still reads, and the run does not pass for a sandboxed one or an unrecorded one.
+TEST(Leaderboard, UnreadableStoredProtectionsReadAsOff) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  Leaderboard board(path);
+  const auto id = board.record(submission("alice", 1.0)).id;
+  RawConnection(path).exec("UPDATE submissions SET protections = 'all on, trust me'");
+  const auto s = board.get(id);
+  ASSERT_TRUE(s.has_value());
+  ASSERT_EQ(s->protections.size(), 1u);
+  EXPECT_FALSE(s->protections[0].on);
+  EXPECT_TRUE(contains(s->protections[0].why, "could not be read")) << s->protections[0].why;
 }
 
 TEST(Leaderboard, UncreatableDirectoryNamesThePath) {
@@ -495,7 +682,7 @@ TEST(Leaderboard, ReadOnlyAccessRefusesWhatReadWriteRefuses) {
                        "other tables"));
   const auto newer = dir / "newer.db";
   { Leaderboard board(newer); }
-  RawConnection(newer).exec("PRAGMA user_version = 2");
+  RawConnection(newer).exec("PRAGMA user_version = 3");
   EXPECT_TRUE(contains(error_from([&] { Leaderboard board(newer, Leaderboard::Access::read_only); }),
                        "newer judge"));
 }
@@ -509,6 +696,13 @@ TEST(Leaderboard, SubmissionFromJsonReadsWhatToJsonWrote) {
   const SubmissionRecord back = submission_from_json(nlohmann::json::parse(to_json(s).dump()));
   EXPECT_EQ(to_json(back).dump(), to_json(s).dump());
   EXPECT_TRUE(std::isnan(back.cases[1].reference_ms));
+  ASSERT_EQ(back.protections.size(), 2u);
+  EXPECT_EQ(back.protections[1].name, "uid drop");
+  EXPECT_FALSE(back.protections[1].on);
+  // A result saved by a judge that did not record protections: not recorded.
+  nlohmann::json older = to_json(s);
+  older.erase("protections");
+  EXPECT_TRUE(submission_from_json(older).protections.empty());
   EXPECT_THROW(submission_from_json(nlohmann::json::parse(R"({"challenge": "x"})")), nlohmann::json::exception);
 }
 

@@ -403,6 +403,60 @@ TEST(ConsoleReport, NotRecordedOutcomeSaysWhyAndWhereItWasSaved) {
   EXPECT_NOT_CONTAINS(s, "saved to");
 }
 
+// What kept the submission from the judge's records, in one line after the verdict; nothing for a run that recorded
+// none (as runs stored before protections were).
+TEST(ConsoleReport, ProtectionsLineAfterTheVerdictListsWhatWasOnAndWhatWasOffWithWhy) {
+  JudgeReport r = accepted_submit();
+  r.protections = {{"compile sandbox", true, "bubblewrap"},
+                   {"uid drop", true, "the solver runs as uid 65534"},
+                   {"stopped between calls", true, "SIGSTOP after each reply"},
+                   {"environment", true, "the solver sees none of the judge's variables or paths"},
+                   {"landlock", true, "ABI 6"},
+                   {"seccomp", true, "filter installed"},
+                   {"pid+mount namespaces (bubblewrap)", false, "not installed"}};
+  RecordOutcome rec;
+  rec.attempted = true;
+  rec.recorded = true;
+  rec.submission_id = 7;
+  rec.rank = 1;
+  rec.ranked = 1;
+  rec.database = "/tmp/lb.sqlite";
+  const std::string s = console(r, rec);
+  const std::string line =
+      "sandbox: compile sandbox, uid drop, stopped between calls, environment, landlock, seccomp · off: pid+mount "
+      "namespaces (bubblewrap) (not installed)\n";
+  EXPECT_CONTAINS(s, line);
+  EXPECT_LT(s.find("✓ Accepted"), s.find(line)) << s;
+  EXPECT_LT(s.find(line), s.find("recorded as submission #7")) << s;
+  EXPECT_NOT_CONTAINS(s, "ABI 6");  // the reasons of those on are for `judge doctor`
+
+  // All on: no "off" part. A name reported twice (worker and solver) counts once, off if either says so.
+  r.protections = {{"landlock", true, "ABI 6"}, {"seccomp", true, ""}};
+  EXPECT_CONTAINS(console(r), "sandbox: landlock, seccomp\n");
+  r.protections = {{"uid drop", true, "x"}, {"landlock", true, ""}, {"uid drop", false, "relaxed: a tool runs it"}};
+  EXPECT_CONTAINS(console(r), "sandbox: landlock · off: uid drop (relaxed: a tool runs it)\n");
+  r.protections = {{"seccomp", false, "not built in"}};
+  EXPECT_CONTAINS(console(r), "sandbox: nothing on · off: seccomp (not built in)\n");
+
+  // Rejected runs show it too; a run without any says nothing.
+  JudgeReport w = wrong_answer();
+  w.protections = {{"landlock", true, ""}};
+  EXPECT_CONTAINS(console(w), "sandbox: landlock\n");
+  EXPECT_NOT_CONTAINS(console(wrong_answer()), "sandbox:");
+  EXPECT_NOT_CONTAINS(console(accepted_submit(), rec), "sandbox:");
+}
+
+TEST(JsonReport, ProtectionsAreCarriedWhenRecorded) {
+  JudgeReport r = accepted_submit();
+  EXPECT_FALSE(as_json(r).contains("protections"));
+  r.protections = {{"landlock", true, "ABI 6"}, {"uid drop", false, "not root"}};
+  const json j = as_json(r);
+  ASSERT_EQ(j.at("protections").size(), 2u);
+  EXPECT_EQ(j.at("protections").at(1).at("name"), "uid drop");
+  EXPECT_EQ(j.at("protections").at(1).at("on"), false);
+  EXPECT_EQ(j.at("protections").at(1).at("why"), "not root");
+}
+
 TEST(ConsoleReport, ColorOnlyWhenAsked) {
   const std::string esc = "\x1b[";
   EXPECT_NOT_CONTAINS(console(wrong_answer(), {}, false), esc);

@@ -70,10 +70,24 @@ int main(int argc, char** argv) {
         {"vector_add", kA100, "erin", "2025-05-02T10:00:00.000Z", {0.21, 1.05}, {0.2, 1.0}},
     };
 
+    // The protections each run recorded: none for the first two (judged before judges recorded them: "not
+    // recorded"), the full set after, and one run judged where bubblewrap was missing.
+    const std::vector<judge::Protection> sandboxed = {
+        {"compile sandbox", true, "bubblewrap"},
+        {"uid drop", true, "the solver runs as uid 65534"},
+        {"stopped between calls", true, "SIGSTOP after each reply, SIGCONT before each command"},
+        {"environment", true, "the solver sees none of the judge's variables or paths"},
+        {"landlock", true, "ABI 6: files, TCP, signals and abstract sockets"},
+        {"seccomp", true, "filter installed"},
+        {"no network", true, "seccomp refuses every socket but AF_UNIX"}};
+    std::vector<judge::Protection> without_bwrap = sandboxed;
+    without_bwrap.push_back({"pid+mount namespaces (bubblewrap)", false, "bwrap is not installed"});
+
     judge::Leaderboard board(out / "leaderboard.sqlite");
     int cases = 0, plotted = 0, references = 0;
     std::set<std::pair<std::string, std::string>> boards;
-    for (const Run& r : runs) {
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const Run& r = runs[k];
       const judge::Challenge spec = judge::load_challenge(challenges / r.challenge);
       judge::SubmissionRecord s;
       s.challenge = r.challenge;
@@ -83,6 +97,7 @@ int main(int argc, char** argv) {
       s.created_at = r.created_at;
       s.source = std::string("// fixture: ") + r.user + " " + r.created_at + "\n";
       s.judge_version = "fixture";
+      if (k >= 2) s.protections = k == 3 ? without_bwrap : sandboxed;
       double log_sum = 0;
       for (std::size_t i = 0; i < spec.benchmarks.size(); ++i) {
         const auto& b = spec.benchmarks[i];
