@@ -11,6 +11,7 @@
 //
 // Commands, one JSON line each, every one answered by a line carrying "re": <its seq>:
 //   null                     one empty kernel (the worker times the round trip of a call without a submission)
+//   span                     after a windowed call or null: the GPU span CUPTI recorded, closing the window
 //   load + fd                dlopen the library behind the fd
 //   case + fds               map the case's buffers, lay out solve()'s arguments ("stage": copy through private
 //                            buffers, for compute-sanitizer, which checks accesses to allocations of its process)
@@ -156,12 +157,12 @@ class Solver {
     const std::string what = cmd.value("cmd", "");
     if (what == "null") {
       cudaGetLastError();
-      timer_->begin();
+      open_window();
       JUDGE_CUDA_CHECK(judge::launch_null_kernel(stream_));
       JUDGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      judge::Span span = timer_->end();
       reply["ok"] = true;
-      reply["gpu_ms"] = span.gpu_ms;
+    } else if (what == "span") {
+      close_window(reply);
     } else if (what == "load") {
       if (fds.size() != 1) throw judge::Error("load needs exactly one file descriptor");
       // dlopen keeps its own reference to the file; the fd may close after.
@@ -237,9 +238,10 @@ class Solver {
     if (case_->stage) case_->copy_in();
     JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
     cudaGetLastError();  // nothing of ours is pending; clear so what follows is the submission's
-    // In a window, what the timer saw since the last one outside any window is foreign work (the worker rejects
+    // In a window, what the timer saw outside any window is foreign work (the worker rejects it; `span` reports
     // it); outside, the count restarts here, and what this call does is dropped after it (below).
-    const int foreign = window ? timer_->begin() : (timer_->take_foreign_activity(), 0);
+    if (window) open_window();
+    else timer_->take_foreign_activity();
     auto t0 = Clock::now();
     try {
       SolveRange range;
@@ -251,8 +253,6 @@ class Solver {
     }
     cudaError_t sync = cudaDeviceSynchronize();
     double host_ms = std::chrono::duration<double>(Clock::now() - t0).count() * 1e3;
-    judge::Span span;
-    if (window && sync == cudaSuccess) span = timer_->end();
     if (!window && sync == cudaSuccess) timer_->take_foreign_activity();  // this call's own work, untimed
     if (sync != cudaSuccess)
       return cuda_failed(reply, sync, "at the cudaDeviceSynchronize() the judge runs after solve() returns");
@@ -270,13 +270,26 @@ class Solver {
     if (case_->stage) case_->copy_out();
     reply["ok"] = true;
     reply["host_ms"] = host_ms;
-    reply["foreign"] = foreign;
+  }
+
+  // A timed call is answered in two steps, so that the worker's clock stops at the first: `call` answers as soon as
+  // the device is idle, with the window still open; `span` then closes it and collects what CUPTI recorded, work
+  // that costs tens of microseconds and is none of the submission's.
+  void open_window() {
+    // Nothing ran since the last window closed (the process was stopped), so no delivery is needed first.
+    foreign_ = timer_->begin(false);
+    window_open_ = true;
+  }
+  void close_window(json& reply) {
+    if (!window_open_) throw judge::Error("span without a call");
+    window_open_ = false;
+    judge::Span span = timer_->end();
+    reply["ok"] = true;
+    reply["gpu_ms"] = span.gpu_ms;
+    reply["records"] = span.records;
+    reply["streams"] = span.streams;
+    reply["foreign"] = foreign_ + timer_->take_foreign_activity();
     reply["timer"] = timer_->name();
-    if (window) {
-      reply["gpu_ms"] = span.gpu_ms;
-      reply["records"] = span.records;
-      reply["streams"] = span.streams;
-    }
   }
 
   static void threw(json& reply, const std::string& message) {
@@ -301,6 +314,8 @@ class Solver {
   std::unique_ptr<judge::Timer> timer_;
   std::optional<judge::Solution> solution_;
   std::unique_ptr<CaseBuffers> case_;
+  int foreign_ = 0;
+  bool window_open_ = false;
 };
 
 }  // namespace

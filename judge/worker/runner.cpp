@@ -225,18 +225,27 @@ struct CallSample {
 // One exchange with the solver in a window of the worker's timer: the window opens as the command leaves and the
 // worker's probe kernel, launched once the reply is in, marks its end. A GPU still busy with the solver's work delays
 // the probe, so that work is inside the window too.
+// The solver answers in two steps (solver/main.cpp): the call, as soon as its device is idle, then `span`, its
+// CUPTI figures, collected outside the worker's window.
 CallSample windowed(RunnerContext& ctx, const nlohmann::json& command) {
   CallSample s;
-  auto t0 = Clock::now();
+  ctx.solver.resume();  // waking it is not its time
   ctx.timer.begin();
+  auto t0 = Clock::now();
   if (!ctx.solver.send(command)) raise_failure(ctx.solver.receive());
   SolverReply r = ctx.solver.receive();
-  if (!r.ok) raise_failure(r);
+  s.host_ms = seconds_since(t0) * 1e3;
+  if (!r.ok) {
+    ctx.solver.stop();
+    raise_failure(r);
+  }
   s.mhz = ctx.clock.measure_mhz(ctx.stream);
   Span own = ctx.timer.end();
-  ctx.solver.stop();
-  s.host_ms = seconds_since(t0) * 1e3;
   s.trusted_ms = own.first_offset_ms >= 0 ? own.first_offset_ms : s.host_ms;
+  ctx.solver.send({{"cmd", "span"}});
+  r = ctx.solver.receive();
+  ctx.solver.stop();
+  if (!r.ok) raise_failure(r);
   const nlohmann::json& b = r.body;
   auto number = [&](const char* key) {
     const auto it = b.find(key);

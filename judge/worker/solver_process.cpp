@@ -138,7 +138,9 @@ SolverProcess SolverProcess::start(const SolverOptions& o) {
     if (::getppid() != parent) ::_exit(126);
     if (::chdir(scratch.c_str()) != 0) ::_exit(126);
     if (!tool) ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    ::fexecve(4, argv.data(), envp.data());
+    // A tool follows the worker into its children by the exec it sees: give it a plain execve by path.
+    if (tool) ::execve(argv[0], argv.data(), envp.data());
+    else ::fexecve(4, argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(exe);

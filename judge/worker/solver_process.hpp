@@ -75,13 +75,14 @@ class SolverProcess {
 
   // Split halves of request() for a timed call, so the worker can bracket exactly the solver's turn with its own
   // clock: send() wakes the solver and sends, receive() waits for the reply; stop() freezes it again.
+  // resume() lets it run again (a no-op when it is not stopped); send() resumes it too.
+  void resume();
   bool send(nlohmann::json command, const std::vector<int>& fds = {});
   SolverReply receive();
   void stop();
 
  private:
   SolverProcess() = default;
-  void resume();
   SolverReply died(const std::string& why);
   void reap(bool kill_first);
 

@@ -203,10 +203,10 @@ class CuptiTimer final : public Timer {
     disable_all();  // a timer that replaces this one (events) must not pay for records nobody reads
   }
 
-  int begin() override {
+  int begin(bool deliver) override {
     // Deliver everything recorded since the last window: the judge's own work (generation, poisoning, checks,
     // L2 flush) is dropped; anything else ran while no call was being timed.
-    flush();
+    if (deliver) flush();
     {
       std::lock_guard<std::mutex> lock(sink().mutex);
       count_foreign();
@@ -224,7 +224,10 @@ class CuptiTimer final : public Timer {
     std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
     std::vector<std::uint32_t> streams;
     for (const auto& r : sink().intervals) {
-      if (r.start < window_start_ || r.end > window_end || r.end < r.start) continue;  // not this call's
+      if (r.start < window_start_ || r.end > window_end || r.end < r.start) {  // not this call's
+        if (known_own_stream_ && r.stream != own_stream_ && r.start < window_start_) ++foreign_;
+        continue;
+      }
       first = std::min(first, r.start);
       last = std::max(last, r.end);
       ++s.records;
@@ -339,7 +342,7 @@ class EventTimer final : public Timer {
     if (start_) JUDGE_CUDA_NOTHROW(cudaEventDestroy(start_));
     if (stop_) JUDGE_CUDA_NOTHROW(cudaEventDestroy(stop_));
   }
-  int begin() override {
+  int begin(bool) override {
     if (!start_) JUDGE_CUDA_CHECK(cudaEventCreate(&start_));
     if (!stop_) JUDGE_CUDA_CHECK(cudaEventCreate(&stop_));
     JUDGE_CUDA_CHECK(cudaEventRecord(start_, cudaStreamLegacy));

@@ -41,7 +41,10 @@ class Timer {
   virtual ~Timer() = default;
   // Opens the window. The device must be idle (the caller synchronises), so nothing earlier leaks in. Returns what
   // take_foreign_activity() would have (it collects the records anyway, and one collection per call is cheaper).
-  virtual int begin() = 0;
+  // deliver = false skips delivering what CUPTI still holds (a forced flush costs tens of microseconds): for a
+  // window opened right after the last one closed, with nothing run between; records that arrive later from before
+  // the window are then counted as foreign by end().
+  virtual int begin(bool deliver = true) = 0;
   // Closes the window. The device must be idle again (the caller synchronised after the call).
   virtual Span end() = 0;
   // "cupti" (kernels serialized), "cupti-concurrent" or "events".

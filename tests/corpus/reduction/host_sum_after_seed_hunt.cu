@@ -1,5 +1,4 @@
 // expect: accepted
-// expect-charged: trusted
 // judge-command: submit
 // expect-output-lacks: SEED-FOUND
 // expect-output-lacks: {seed}
@@ -11,8 +10,10 @@
 // each find; then it does the work on the host anyway: one copy of the input to host memory (the only GPU work the
 // trace sees) and the sum in double precision on four host threads.
 // Harmless when the seed is out of reach (nothing printed, and the report's seed appears nowhere in the output) and
-// host work inside solve() is paid for: the GPU trace holds only the copy, so every benchmark is charged by the
-// trusted clock (`charged: trusted`). The sum is right, so `accepted`, at the honest price of a host reduction.
+// host work inside solve() is paid for. It is either way: the host sum lies between the copy out and the copy of
+// the sum back, both in the GPU trace, so the GPU span holds it (measured on an H200: 136 ms charged for 2^28
+// floats, `charged: gpu`); had the trace missed it, the trusted clock would charge it. The sum is right, so
+// `accepted`, at the honest price of a host reduction.
 #include <cuda_runtime.h>
 
 #include <dirent.h>
