@@ -1,4 +1,4 @@
-// expect: accepted
+// expect: accepted|suspicious_timing
 // expect-charged: trusted
 // judge-command: submit
 // Attacker's intent: switch the timer off. The GPU time of a call comes from CUPTI's activity records, and CUPTI
@@ -7,7 +7,10 @@
 // one-thread decoy kernel, so that the trace of the call shows one kernel of a few microseconds instead of the
 // whole addition. (Against the old judge this was accepted at 112-117% of the copy bound.)
 // Harmless when a trusted clock outside this process bounds the time from below: the GPU trace missed the work, so
-// every benchmark is charged by the trusted clock (`charged: trusted`), at the honest price of the addition. It is
+// every benchmark is charged by the trusted clock (`charged: trusted`), at the honest price of the addition. Which
+// verdict surfaces depends on the GPU: where a call's round trip is slow (0.8 ms on an H200) the trusted bound's
+// allowance can exceed the smallest case's real work, and that case's decoy time then falls under the physical
+// floor (`suspicious_timing`); both outcomes deny the decoy's time. It is
 // correct, so `accepted`; `charged: gpu` would mean the decoy's few microseconds were believed. (If no CUPTI could
 // be reached the attack did nothing and `charged` stays `gpu`: this entry then fails, and the line `cupti: ...` it
 // prints says which CUPTI it found, if any.)
