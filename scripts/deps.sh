@@ -62,6 +62,17 @@ if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! have_browser; then
   fi
 fi
 
+# bubblewrap: the compile sandbox's second choice where the kernel has no Landlock, and the sandbox tests run it
+# (test_bwrap, test_confine); the judge itself works without it and says so (judge doctor).
+if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! command -v bwrap >/dev/null 2>&1; then
+  echo "deps: installing bubblewrap (the sandbox tests run it)"
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+  if ! { command -v apt-get >/dev/null 2>&1 && $sudo apt-get update -qq &&
+         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends bubblewrap; }; then
+    echo "deps: warning: could not install bubblewrap; the tests that run it will say so and skip" >&2
+  fi
+fi
+
 if ! command -v nvcc >/dev/null 2>&1; then
   echo "deps: nvcc not found: install the CUDA Toolkit (12.x or 13.x) and put its bin/ on PATH" >&2
   exit 1

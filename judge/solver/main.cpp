@@ -44,7 +44,7 @@
 #include "judge/worker/device_buffer.hpp"
 #include "judge/worker/shared_allocation.hpp"
 #include "judge/worker/solution.hpp"
-#include "judge/worker/solver_channel.hpp"
+#include "judge/core/solver_channel.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "judge/worker/solver_process.hpp"
+#include "judge/core/solver_process.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "judge/core/process.hpp"
+#include "judge/core/sandbox/policy.hpp"
 
 extern char** environ;
 
@@ -26,10 +27,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-// The unprivileged identity the solver takes when the judge runs as root: nobody:nogroup.
-constexpr uid_t kSolverUid = 65534;
-constexpr gid_t kSolverGid = 65534;
 
 // What the solver's environment holds: nothing of the judge's (no JUDGE_* paths, no HOME with the leaderboard under
 // it), and a scratch directory as HOME and TMPDIR so that CUDA's and the submission's files land there.
@@ -64,14 +61,12 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
   return out;
 }
 
-fs::path make_scratch(bool chown_to_solver) {
+fs::path make_scratch(const std::optional<Credentials>& owner) {
   std::string pattern = (fs::temp_directory_path() / "judge-solver-XXXXXX").string();
   if (!::mkdtemp(pattern.data()))
     JUDGE_THROW(Error, "cannot create the solver's scratch directory under {}: {} (set TMPDIR to a writable place)",
                 fs::temp_directory_path().string(), std::strerror(errno));
-  if (chown_to_solver && ::chown(pattern.c_str(), kSolverUid, kSolverGid) != 0)
-    JUDGE_THROW(Error, "cannot hand the scratch directory {} to uid {}: {}", pattern, kSolverUid,
-                std::strerror(errno));
+  if (owner) give_to(pattern, *owner);
   return pattern;
 }
 
@@ -88,10 +83,14 @@ std::string describe_wait_status(int status) {
 
 SolverProcess SolverProcess::start(const SolverOptions& o) {
   const bool tool = o.tool;
-  const bool drop = ::geteuid() == 0 && !tool;
+  // Who the solver runs as (policy.hpp): nobody when the judge is root. A tool that must inject into it keeps ours.
+  const std::optional<Credentials> as = tool ? std::nullopt : solver_credentials();
+  const bool drop = as.has_value();
+  const uid_t uid = drop ? as->uid : 0;
+  const gid_t gid = drop ? as->gid : 0;
   SolverProcess s;
   s.stop_between_calls_ = o.stop_between_calls && !tool;
-  s.scratch_ = make_scratch(drop);
+  s.scratch_ = make_scratch(as);
 
   std::vector<std::string> args;
   for (const std::string& a : {o.executable.string(), std::string("--control-fd"), std::string("3"),
@@ -129,8 +128,7 @@ SolverProcess SolverProcess::start(const SolverOptions& o) {
     if (::dup2(exe, 4) < 0 || ::fcntl(4, F_SETFD, FD_CLOEXEC) != 0) ::_exit(126);
     ::close_range(5, ~0u, 0);
     if (drop) {
-      if (::setgroups(0, nullptr) != 0 || ::setresgid(kSolverGid, kSolverGid, kSolverGid) != 0 ||
-          ::setresuid(kSolverUid, kSolverUid, kSolverUid) != 0)
+      if (::setgroups(0, nullptr) != 0 || ::setresgid(gid, gid, gid) != 0 || ::setresuid(uid, uid, uid) != 0)
         ::_exit(125);
     }
     // After the uid change, which clears it: the worker's death is the solver's.
@@ -147,7 +145,7 @@ SolverProcess SolverProcess::start(const SolverOptions& o) {
   ::close(sv[1]);
   s.pid_ = pid;
   s.channel_ = SolverChannel(sv[0]);
-  if (drop) s.protections_.push_back({"uid drop", true, fmt::format("the solver runs as uid {}", kSolverUid)});
+  if (drop) s.protections_.push_back({"uid drop", true, fmt::format("the solver runs as uid {}", uid)});
   else
     s.protections_.push_back({"uid drop", false,
                               tool ? "relaxed: a tool (compute-sanitizer, Nsight Compute) must inject into the solver"

@@ -15,10 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/result.hpp"
+#include "judge/core/error.hpp"
 #include "judge/core/sandbox/protections.hpp"
-#include "judge/worker/solver_channel.hpp"
-#include "judge/worker/timer.hpp"
+#include "judge/core/solver_channel.hpp"
 
 namespace judge {
 
@@ -72,6 +71,7 @@ class SolverProcess {
   // Lines read from the solver that were not the reply they waited for (whatever solve() wrote to the socket).
   int ignored_lines() const { return ignored_lines_; }
   bool alive() const { return pid_ > 0 && !dead_; }
+  int pid() const { return pid_; }
 
   // Split halves of request() for a timed call, so the worker can bracket exactly the solver's turn with its own
   // clock: send() wakes the solver and sends, receive() waits for the reply; stop() freezes it again.
