@@ -271,13 +271,18 @@ SolverReply SolverProcess::receive() {
     r.ok = m.value("ok", false) && m["ok"].is_boolean();
     if (r.ok) return r;
     const json e = m.value("error", json::object());
-    const std::string kind = e.is_object() ? e.value("kind", "") : "";
-    r.message = e.is_object() ? e.value("message", "") : "";
+    auto text = [&](const char* key, std::size_t limit) {
+      // The submission's words (an exception's message) go into the verdict's message: bounded.
+      const auto it = e.is_object() ? e.find(key) : e.end();
+      std::string t = it != e.end() && it->is_string() ? it->get<std::string>() : "";
+      return t.size() > limit ? t.substr(0, limit) + " [...]" : t;
+    };
+    const std::string kind = text("kind", 32);
+    r.message = text("message", 2000);
     if (kind == "cuda") {
       r.failure = SolverReply::Failure::cuda;
-      r.cuda_code = e.value("code", 0);
-      r.sticky = e.value("sticky", false);
-      r.where = e.value("where", "");
+      r.cuda_code = e.contains("code") && e["code"].is_number_integer() ? e["code"].get<int>() : 0;
+      r.where = text("where", 300);
     } else if (kind == "threw") {
       r.failure = SolverReply::Failure::threw;
     } else if (kind == "context_destroyed") {

@@ -39,8 +39,7 @@ struct SolverReply {
   nlohmann::json body;  // the reply line, as sent (untrusted)
   // Failures the solver reported, or its death.
   enum class Failure { none, cuda, threw, context_destroyed, solver, died } failure = Failure::none;
-  int cuda_code = 0;
-  bool sticky = false;
+  int cuda_code = 0;     // whether it leaves the context unusable is the worker's call (CudaError::is_sticky)
   std::string message;  // the CUDA error's name and text, or the exception's message
   std::string where;    // for CUDA errors: where it surfaced
   std::string death;    // for died: "killed by SIGSEGV (segmentation fault)", "exited normally (code 0)", ...

@@ -135,7 +135,7 @@ class Solver {
       } catch (const judge::CudaError& e) {
         reply["ok"] = false;
         reply["error"] = {{"kind", "cuda"}, {"code", static_cast<int>(e.code())}, {"message", e.what()},
-                          {"sticky", e.sticky()}, {"where", "in the judge's solver process"}};
+                          {"where", "in the judge's solver process"}};
       } catch (const std::exception& e) {
         reply["ok"] = false;
         reply["error"] = {{"kind", "solver"}, {"message", e.what()}};
@@ -302,7 +302,6 @@ class Solver {
     reply["error"] = {{"kind", "cuda"},
                       {"code", static_cast<int>(code)},
                       {"message", fmt::format("{} ({})", cudaGetErrorName(code), cudaGetErrorString(code))},
-                      {"sticky", judge::CudaError::is_sticky(code)},
                       {"where", where}};
   }
 
