@@ -70,6 +70,7 @@ tests=$(names tests) || exit 3
 benchmarks=$(names benchmarks) || exit 3
 send() { printf '%s\n' "$1" >&3; }
 send '{"event":"device","device":{"name":"Fake GPU","compute_capability":"9.0"},"timer":"fake"}'
+send '{"event":"protections","protections":[{"name":"uid drop","on":true,"why":"as 65534"},{"name":"seccomp","on":false,"why":"fake: no filter here"}]}'
 [ -n "$FAKE_TIMER_WARNING" ] && send '{"event":"timer","timer":"events","warning":"'"$FAKE_TIMER_WARNING"'"}'
 if [ "$FAKE_SCENARIO" = wrong ]; then
   c=${tests%% *}
@@ -679,6 +680,30 @@ TEST_F(Cli, SubmitJsonAndTheDefaultName) {
   json b = parse(r);
   ASSERT_EQ(b.at("leaderboards").size(), 1u) << r;
   EXPECT_EQ(b["leaderboards"][0]["ranking"][0].at("user"), "tester") << "JUDGE_USER names the user";
+}
+
+// What kept the submission in its sandbox travels with the result: the worker's list and the compile sandbox, in
+// --json, on the console and in the leaderboard's row.
+TEST_F(Cli, SubmitRecordsItsProtections) {
+  require_nvcc();
+  auto r = judge({"--json", "submit", "vadd", (dir_ / "solve.cu").string(), "--name", "carol"});
+  ASSERT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  std::map<std::string, bool> on;
+  for (const auto& p : j.at("protections")) on[p.at("name").get<std::string>()] = p.at("on").get<bool>();
+  ASSERT_TRUE(on.count("compile sandbox")) << j.at("protections");
+  EXPECT_TRUE(on.count("uid drop") && on["uid drop"]) << j.at("protections");
+  EXPECT_TRUE(on.count("seccomp") && !on["seccomp"]) << j.at("protections");
+
+  auto id = j.at("record").at("submission_id").get<std::int64_t>();
+  judge::Leaderboard board(db_, judge::Leaderboard::Access::read_only);
+  auto row = board.get(id);
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->protections.size(), j.at("protections").size());
+
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "carol"});
+  EXPECT_CONTAINS(r.out, "sandbox:", r);
+  EXPECT_CONTAINS(r.out, "off: seccomp (fake: no filter here)", r);
 }
 
 TEST_F(Cli, SubmitRejectedIsNotRecorded) {
