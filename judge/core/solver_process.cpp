@@ -89,7 +89,7 @@ SolverProcess SolverProcess::start(const SolverOptions& o) {
   const uid_t uid = drop ? as->uid : 0;
   const gid_t gid = drop ? as->gid : 0;
   SolverProcess s;
-  s.stop_between_calls_ = o.stop_between_calls && !tool;
+  s.stop_between_calls_ = !tool;
   s.scratch_ = make_scratch(as);
 
   std::vector<std::string> args;
@@ -194,7 +194,6 @@ SolverProcess& SolverProcess::operator=(SolverProcess&& o) noexcept {
     std::swap(timer_warning_, o.timer_warning_);
     std::swap(protections_, o.protections_);
     std::swap(scratch_, o.scratch_);
-    std::swap(pending_command_, o.pending_command_);
   }
   return *this;
 }
@@ -252,7 +251,6 @@ void SolverProcess::resume() {
 
 bool SolverProcess::send(json command, const std::vector<int>& fds) {
   command["seq"] = ++seq_;
-  pending_command_ = command.value("cmd", "");
   resume();
   return channel_.send(command, fds);
 }
@@ -260,7 +258,7 @@ bool SolverProcess::send(json command, const std::vector<int>& fds) {
 SolverReply SolverProcess::receive() {
   std::string line;
   for (;;) {
-    if (!channel_.receive(line)) return died("");
+    if (!channel_.receive(line)) return died();
     json m = json::parse(line, nullptr, false);
     if (!m.is_object() || !m.contains("re") || !m["re"].is_number_integer() || m["re"].get<std::int64_t>() != seq_) {
       ++ignored_lines_;
@@ -294,7 +292,7 @@ SolverReply SolverProcess::receive() {
   }
 }
 
-SolverReply SolverProcess::died(const std::string&) {
+SolverReply SolverProcess::died() {
   reap(false);
   SolverReply r;
   r.failure = SolverReply::Failure::died;
@@ -304,9 +302,9 @@ SolverReply SolverProcess::died(const std::string&) {
 }
 
 SolverReply SolverProcess::request(json command, const std::vector<int>& fds) {
-  if (dead_) return died("");
+  if (dead_) return died();
   auto t0 = std::chrono::steady_clock::now();
-  if (!send(std::move(command), fds)) return died("");
+  if (!send(std::move(command), fds)) return died();
   SolverReply r = receive();
   r.host_ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
   stop();

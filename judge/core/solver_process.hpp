@@ -30,7 +30,6 @@ struct SolverOptions {
   // environment: the sandbox is relaxed for it (the environment passes, no uid change, no seccomp or Landlock, no
   // stopping between calls) and the protections say so. Nothing is timed or recorded in these modes.
   bool tool = false;
-  bool stop_between_calls = true;
 };
 
 // How one command ended on the solver's side.
@@ -65,7 +64,7 @@ class SolverProcess {
   const std::vector<Protection>& protections() const { return protections_; }
 
   // Sends one command (fds attached) and waits for its reply. The solver runs only for the duration of this call
-  // when stop_between_calls is set.
+  // unless a tool runs it.
   SolverReply request(nlohmann::json command, const std::vector<int>& fds = {});
   // Lines read from the solver that were not the reply they waited for (whatever solve() wrote to the socket).
   int ignored_lines() const { return ignored_lines_; }
@@ -82,7 +81,8 @@ class SolverProcess {
 
  private:
   SolverProcess() = default;
-  SolverReply died(const std::string& why);
+  // Reaps it and says how it ended.
+  SolverReply died();
   void reap(bool kill_first);
 
   int pid_ = -1;
@@ -96,7 +96,6 @@ class SolverProcess {
   std::string timer_, timer_warning_;
   std::vector<Protection> protections_;
   std::filesystem::path scratch_;
-  std::string pending_command_;
 };
 
 }  // namespace judge
