@@ -93,7 +93,26 @@ TEST_F(CompilePolicy, ReachesTheToolkitHeadersAndItsBuildDirectoryOnly) {
 TEST_F(CompilePolicy, ToolkitDirsFollowSymlinks) {
   auto dirs = toolkit_dirs(nvcc);
   fs::path root = fs::canonical(nvcc).parent_path().parent_path();
+  if (!is_toolkit_root(root)) GTEST_SKIP() << nvcc << " is a wrapper outside its toolkit (see the test below)";
   EXPECT_NE(std::find(dirs.begin(), dirs.end(), root), dirs.end()) << root;
+}
+
+// A wrapper script such as /usr/local/bin/nvcc: its bin/.. is no toolkit, and opening it would open everything
+// installed beside it (seen in CI, where PATH led to /usr/local/bin/nvcc and the policy opened /usr/local/include).
+TEST_F(CompilePolicy, AWrapperScriptOpensItselfNotItsParent) {
+  testing::TempDir dir;
+  fs::create_directories(dir / "local" / "bin");
+  fs::create_directories(dir / "local" / "include");
+  const fs::path wrapper = dir / "local" / "bin" / "nvcc";
+  testing::write_file(wrapper, "#!/bin/sh\nexec " + nvcc + " \"$@\"\n");
+  fs::permissions(wrapper, fs::perms::owner_all);
+  EXPECT_FALSE(is_toolkit_root(dir / "local"));
+  for (const auto& d : toolkit_dirs(wrapper.string())) EXPECT_NE(d, dir / "local");
+  SandboxPolicy p = compile_policy(wrapper.string(), dir / "build");
+  EXPECT_TRUE(has(p, wrapper, PathAccess::read));
+  EXPECT_FALSE(reaches(p, dir / "local" / "include" / "x.h"));
+  // The toolkit the wrapper runs is still there: the one the judge was built with.
+  EXPECT_TRUE(std::any_of(p.rules.begin(), p.rules.end(), [](const PathRule& r) { return is_toolkit_root(r.path); }));
 }
 
 TEST(SandboxPolicy, SolverIsNobodyOnlyWhenTheJudgeIsRoot) {

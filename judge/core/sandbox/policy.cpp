@@ -56,15 +56,25 @@ std::string nvcc_or_empty() {
 
 std::vector<fs::path> toolkit_dirs(const std::string& nvcc) {
   std::vector<fs::path> dirs;
-  if (!nvcc.empty()) {
-    // nvcc is <root>/bin/nvcc, also when reached through a symlink such as /usr/local/cuda.
-    add_existing(dirs, fs::path(nvcc).parent_path().parent_path());
+  // nvcc is <root>/bin/nvcc, also when reached through a symlink such as /usr/local/cuda. A root is taken only when it
+  // holds the toolkit's headers: nvcc can be a wrapper script elsewhere (/usr/local/bin/nvcc exec'ing the real one),
+  // and its <root> (/usr/local) would open everything installed beside it, /usr/local/include included. The toolkit
+  // the judge was built with stands in then.
+  auto add_root_of = [&](const fs::path& compiler) {
+    const fs::path root = compiler.parent_path().parent_path();
+    if (is_toolkit_root(root)) add_existing(dirs, root);
     std::error_code ec;
-    fs::path real = fs::canonical(nvcc, ec);
-    if (!ec) add_existing(dirs, real.parent_path().parent_path());
-  }
+    fs::path real = fs::canonical(compiler, ec);
+    if (!ec && is_toolkit_root(real.parent_path().parent_path())) add_existing(dirs, real.parent_path().parent_path());
+  };
+  if (!nvcc.empty()) add_root_of(nvcc);
+  add_root_of(JUDGE_NVCC);
   add_existing(dirs, JUDGE_CUDA_LIBRARY_DIR);
   return dirs;
+}
+
+bool is_toolkit_root(const fs::path& root) {
+  return !root.empty() && present(root / "bin" / "nvcc") && present(root / "include" / "cuda_runtime.h");
 }
 
 std::vector<fs::path> nvidia_device_nodes(std::optional<int> gpu_minor) {
@@ -106,6 +116,8 @@ SandboxPolicy solver_policy(const SolverPaths& paths) {
 SandboxPolicy compile_policy(const std::string& nvcc, const fs::path& private_dir) {
   SandboxPolicy p{"compile", {}};
   for (const auto& dir : toolkit_dirs(nvcc)) p.rules.push_back({dir, PathAccess::read});
+  // The compiler itself, wherever it is: a wrapper script outside the toolkit is read (and run) on its own.
+  if (present(nvcc)) p.rules.push_back({fs::path(nvcc), PathAccess::read});
   for (std::string_view dir : kCompileDirs) p.rules.push_back({fs::path(dir), PathAccess::read});
   for (std::string_view file : kCompileFiles) p.rules.push_back({fs::path(file), PathAccess::read});
   p.rules.push_back({"/dev/null", PathAccess::device});

@@ -39,9 +39,12 @@ struct SandboxPolicy {
   std::vector<PathRule> rules;
 };
 
-// Where the CUDA toolkit lives: the toolkit root found from nvcc (its bin/..) and the library directory the judge
-// was configured with (JUDGE_CUDA_LIBRARY_DIR), each as given and resolved through symlinks, existing ones only.
+// Where the CUDA toolkit lives: the toolkit root found from nvcc (its bin/..) and from the nvcc the judge was built
+// with, and the library directory it was configured with (JUDGE_CUDA_LIBRARY_DIR), each as given and resolved through
+// symlinks, existing ones only. A bin/.. that is no toolkit (a wrapper script's /usr/local) is left out.
 std::vector<std::filesystem::path> toolkit_dirs(const std::string& nvcc);
+// A CUDA toolkit's root: it holds bin/nvcc and include/cuda_runtime.h.
+bool is_toolkit_root(const std::filesystem::path& root);
 
 struct SolverPaths {
   std::filesystem::path scratch;                 // the only writable directory; empty: none
