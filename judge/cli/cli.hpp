@@ -41,6 +41,7 @@ struct BuildFlags {
   std::string arch;
   std::vector<std::string> nvcc_flags;
   bool no_cupti = false;
+  bool strict = false;  // stress cases decide the verdict too
 };
 // And of those that time it (submit, ladder): how.
 struct TimingFlags {

@@ -36,6 +36,9 @@ void add_build_flags(CLI::App* sub, BuildFlags& f) {
   sub->add_option("--arch", f.arch, kArchHelp);
   sub->add_option("--nvcc-flag", f.nvcc_flags, "Extra flag for nvcc (repeatable), e.g. --nvcc-flag=-maxrregcount=64");
   sub->add_flag("--no-cupti", f.no_cupti, "Time with CUDA events on the default stream instead of CUPTI records");
+  sub->add_flag("--strict", f.strict,
+                "Stress cases (beyond the statement's promises) decide the verdict too; the score stays the graded "
+                "benchmarks'");
 }
 
 void add_timing_flags(CLI::App* sub, TimingFlags& f) {
@@ -60,6 +63,7 @@ JudgeOptions judge_options(const BuildFlags& f) {
   jo.arch = f.arch;
   jo.cupti = !f.no_cupti;
   jo.nvcc_flags = f.nvcc_flags;
+  jo.strict = f.strict;
   jo.cache_dir = cache_dir();
   jo.worker = worker_path();
   return jo;

@@ -57,22 +57,52 @@ class JobFile {
   fs::path path_;
 };
 
-json job_for(const Challenge& ch, const fs::path& library, const std::string& library_sha256, const JudgeOptions& o,
-             std::uint64_t seed) {
+// The cases one worker runs: "tests" as checked calls, "benchmarks" timed.
+struct CaseLists {
   std::vector<std::string> tests, benchmarks;
-  if (o.mode == Mode::submit) {
-    for (const auto& c : ch.tests) tests.push_back(c.name);
-    for (const auto& c : ch.benchmarks) benchmarks.push_back(c.name);
-  } else if (o.cases.empty()) {
-    for (const auto& c : ch.tests) tests.push_back(c.name);
-  } else {
-    // Named cases run as checked calls without timing, benchmarks included (the worker finds them among either):
-    // that is how a failure in submit is replayed.
+  bool stop_on_failure = false;
+  bool empty() const { return tests.empty() && benchmarks.empty(); }
+  std::size_t size() const { return tests.size() + benchmarks.size(); }
+};
+
+// What decides the verdict: the graded cases (every case under --strict), or the cases named with --case, which run
+// as checked calls without timing, benchmarks included (the worker finds them among either): that is how a failure in
+// submit is replayed.
+CaseLists graded_cases(const Challenge& ch, const JudgeOptions& o) {
+  CaseLists l;
+  l.stop_on_failure = o.mode == Mode::submit;
+  auto graded = [&](const Case& k) { return !k.stress || o.strict; };
+  if (!o.cases.empty()) {
     for (const auto& name : o.cases) {
       require_case(ch, name);
-      tests.push_back(name);
+      l.tests.push_back(name);
     }
+    return l;
   }
+  for (const auto& c : ch.tests)
+    if (graded(c)) l.tests.push_back(c.name);
+  if (o.mode == Mode::submit)
+    for (const auto& c : ch.benchmarks)
+      if (graded(c)) l.benchmarks.push_back(c.name);
+  return l;
+}
+
+// The stress cases, run once the graded ones pass, each for its own verdict: a failure does not stop the others.
+// None under --strict (they were graded), for named cases, or under a tool (the sanitizer and Nsight Compute are for
+// the graded failure at hand, and slow on large cases).
+CaseLists stress_cases(const Challenge& ch, const JudgeOptions& o) {
+  CaseLists l;
+  if (o.strict || !o.cases.empty() || o.sanitize || o.wrapper) return l;
+  for (const auto& c : ch.tests)
+    if (c.stress) l.tests.push_back(c.name);
+  if (o.mode == Mode::submit)
+    for (const auto& c : ch.benchmarks)
+      if (c.stress) l.benchmarks.push_back(c.name);
+  return l;
+}
+
+json job_for(const Challenge& ch, const fs::path& library, const std::string& library_sha256, const JudgeOptions& o,
+             std::uint64_t seed, const CaseLists& lists) {
   json timing = {{"warmup_s", o.timing.warmup_s},       {"min_warmup_calls", o.timing.min_warmup_calls},
                  {"min_samples", o.timing.min_samples}, {"max_samples", o.timing.max_samples},
                  {"target_noise_pct", o.timing.target_noise_pct}, {"budget_s", o.timing.budget_s}};
@@ -81,9 +111,9 @@ json job_for(const Challenge& ch, const fs::path& library, const std::string& li
           {"library_sha256", library_sha256},
           {"seed", seed},
           {"device", o.device},
-          {"tests", tests},
-          {"benchmarks", benchmarks},
-          {"stop_on_failure", o.mode == Mode::submit},
+          {"tests", lists.tests},
+          {"benchmarks", lists.benchmarks},
+          {"stop_on_failure", lists.stop_on_failure},
           {"calls", o.mode == Mode::submit ? 1 : o.calls},
           {"timing", timing},
           {"time_reference", o.time_reference},
@@ -278,6 +308,59 @@ class WorkerSession {
   RunProgress progress_;
 };
 
+// The worker knows nothing of stress: the judge marks those results from the spec.
+void mark_stress_cases(std::vector<CaseResult>& results, const Challenge& ch) {
+  for (auto& result : results)
+    for (const auto* list : {&ch.tests, &ch.benchmarks})
+      for (const auto& k : *list)
+        if (k.name == result.name && k.stress) {
+          result.stress = true;
+          result.beyond = k.beyond;
+        }
+}
+
+bool erase_name(std::vector<std::string>& names, const std::string& name) {
+  auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) return false;
+  names.erase(it);
+  return true;
+}
+
+// Runs the stress cases, each to its own verdict. A worker that dies on one (a crash, a hang, a sticky CUDA error)
+// has its case take that verdict, and a fresh worker goes on with the cases after it; every round settles at least
+// one case, so this ends.
+template <typename RunWorker>
+void run_stress_phase(JudgeReport& r, CaseLists remaining, RunWorker&& run_worker) {
+  while (!remaining.empty()) {
+    JudgeReport part;
+    part.device = r.device;
+    auto [fatal, message] = run_worker(part, remaining);
+    const std::size_t before = remaining.size();
+    for (auto& c : part.cases)
+      if (erase_name(c.kind == "benchmark" ? remaining.benchmarks : remaining.tests, c.name))
+        r.cases.push_back(std::move(c));
+    if (remaining.size() == before && !remaining.empty()) {
+      CaseResult c;
+      c.kind = remaining.tests.empty() ? "benchmark" : "test";
+      c.name = c.kind == "test" ? remaining.tests.front() : remaining.benchmarks.front();
+      c.verdict = fatal.value_or(Verdict::internal_error);
+      c.message = fatal ? message : "the worker ended before it reported this case";
+      erase_name(c.kind == "test" ? remaining.tests : remaining.benchmarks, c.name);
+      r.cases.push_back(std::move(c));
+    }
+    if (r.output.size() < kOutputLimit) r.output += part.output.substr(0, kOutputLimit - r.output.size());
+    r.output_dropped += part.output_dropped;
+    if (part.gpu_lock) {
+      if (!r.gpu_lock) {
+        r.gpu_lock = part.gpu_lock;
+      } else {
+        r.gpu_lock->waited_s += part.gpu_lock->waited_s;
+        r.gpu_lock->end_s = part.gpu_lock->end_s;
+      }
+    }
+  }
+}
+
 void read_sanitizer_log(JudgeReport& r, const fs::path& log, const fs::path& source) {
   std::ifstream in(log);
   std::ostringstream text;
@@ -310,7 +393,7 @@ double score_of(const std::vector<CaseResult>& cases) {
   double log_sum = 0;
   int n = 0;
   for (const auto& c : cases) {
-    if (c.kind != "benchmark") continue;
+    if (c.kind != "benchmark" || c.stress) continue;  // graded benchmarks only, also under --strict
     if (!c.timing || c.timing->median_ms <= 0) return 0;
     log_sum += std::log(c.timing->median_ms);
     ++n;
@@ -378,34 +461,43 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
     return finish();
   }
 
-  json job_json = job_for(ch, r.build.library, r.build.library_sha256, o, r.seed);
-  // One timer per GPU: the worker holds this GPU's lock while it times (never under the sanitizer, which times
-  // nothing).
-  if (o.mode == Mode::submit && !o.sanitize && !job_json["benchmarks"].empty())
-    job_json["gpu_lock"] = {
-        {"file", GpuLock::file_for(o.cache_dir, r.device->key()).string()},
-        {"holder", fmt::format("{} (pid {})", o.lock_holder.empty() ? "judge submit" : o.lock_holder, ::getpid())}};
-  // A tool (Nsight Compute, compute-sanitizer) runs the worker and follows it into the solver, where solve()'s
-  // kernels are: the solver must then let the tool in (solver_process.hpp).
-  if (o.wrapper || o.sanitize) job_json["tool"] = true;
-  JobFile job(o.cache_dir / "jobs", job_json);
-  std::vector<std::string> prefix;
-  fs::path sanitizer_log;
-  if (o.wrapper) {
-    if (o.sanitize || o.mode != Mode::run)
-      throw Error("internal error: a tool around the worker only goes with `judge run`, without --sanitize");
-    prefix = o.wrapper->prefix;
-  }
-  if (o.sanitize) {
-    r.sanitizer_tool = o.sanitize;
-    sanitizer_log = job.path().string() + ".sanitizer.log";
-    prefix = sanitizer_prefix(find_compute_sanitizer(), *o.sanitize, sanitizer_log.string());
-  }
-  WorkerSession session(r, ch, o, static_cast<int>(job_json["tests"].size() + job_json["benchmarks"].size()));
-  session.run(job.path(), prefix);
-  if (o.sanitize) read_sanitizer_log(r, sanitizer_log, source);
+  // One worker per phase: the graded cases, then the stress cases (again after a stress case that killed its worker).
+  auto run_worker = [&](JudgeReport& into, const CaseLists& lists) {
+    json job_json = job_for(ch, r.build.library, r.build.library_sha256, o, r.seed, lists);
+    // One timer per GPU: the worker holds this GPU's lock while it times (never under the sanitizer, which times
+    // nothing).
+    if (o.mode == Mode::submit && !o.sanitize && !lists.benchmarks.empty())
+      job_json["gpu_lock"] = {
+          {"file", GpuLock::file_for(o.cache_dir, r.device->key()).string()},
+          {"holder", fmt::format("{} (pid {})", o.lock_holder.empty() ? "judge submit" : o.lock_holder, ::getpid())}};
+    // A tool (Nsight Compute, compute-sanitizer) runs the worker and follows it into the solver, where solve()'s
+    // kernels are: the solver must then let the tool in (solver_process.hpp).
+    if (o.wrapper || o.sanitize) job_json["tool"] = true;
+    JobFile job(o.cache_dir / "jobs", job_json);
+    std::vector<std::string> prefix;
+    fs::path sanitizer_log;
+    if (o.wrapper) {
+      if (o.sanitize || o.mode != Mode::run)
+        throw Error("internal error: a tool around the worker only goes with `judge run`, without --sanitize");
+      prefix = o.wrapper->prefix;
+    }
+    if (o.sanitize) {
+      into.sanitizer_tool = o.sanitize;
+      sanitizer_log = job.path().string() + ".sanitizer.log";
+      prefix = sanitizer_prefix(find_compute_sanitizer(), *o.sanitize, sanitizer_log.string());
+    }
+    WorkerSession session(into, ch, o, static_cast<int>(lists.size()));
+    session.run(job.path(), prefix);
+    if (o.sanitize) read_sanitizer_log(into, sanitizer_log, source);
+    return std::make_pair(session.fatal_verdict_, session.fatal_message_);
+  };
 
-  // The verdict is that of the first case that was not accepted, else of a fatal error, else accepted.
+  const CaseLists graded = graded_cases(ch, o);
+  auto [fatal_verdict, fatal_message] = run_worker(r, graded);
+  const std::size_t graded_reported = r.cases.size();
+  r.strict = o.strict;
+
+  // The verdict is that of the first graded case that was not accepted, else of a fatal error, else accepted.
   r.verdict = Verdict::accepted;
   for (const auto& c : r.cases) {
     if (c.verdict != Verdict::accepted) {
@@ -415,15 +507,17 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
       break;
     }
   }
-  if (r.verdict == Verdict::accepted && session.fatal_verdict_) {
-    r.verdict = *session.fatal_verdict_;
-    r.message = session.fatal_message_;
+  if (r.verdict == Verdict::accepted && fatal_verdict) {
+    r.verdict = *fatal_verdict;
+    r.message = fatal_message;
   }
-  std::size_t expected = job_json["tests"].size() + job_json["benchmarks"].size();
-  if (r.verdict == Verdict::accepted && r.cases.size() != expected) {
+  if (r.verdict == Verdict::accepted && graded_reported != graded.size()) {
     r.verdict = Verdict::internal_error;
-    r.message = fmt::format("the worker reported {} of {} cases and then stopped", r.cases.size(), expected);
+    r.message = fmt::format("the worker reported {} of {} cases and then stopped", graded_reported, graded.size());
   }
+  if (r.verdict == Verdict::accepted) run_stress_phase(r, stress_cases(ch, o), run_worker);
+  mark_stress_cases(r.cases, ch);
+
   if (o.calibration) {
     r.calibration = o.calibration;
     std::vector<DType> inputs;
@@ -431,7 +525,7 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
       if (p.is_buffer() && p.role != Role::output) inputs.push_back(p.dtype);
     apply_speed_of_light(r.cases, *o.calibration, compute_roof_gflops(*o.calibration, inputs));
     for (const auto& c : r.cases)
-      if (r.verdict == Verdict::accepted && c.verdict == Verdict::suspicious_timing) {
+      if (r.verdict == Verdict::accepted && c.verdict == Verdict::suspicious_timing && r.decides(c)) {
         r.verdict = c.verdict;
         r.message = c.message;
         r.failed_case = c.name;
@@ -492,6 +586,7 @@ json to_json(const JudgeReport& r) {
               {"diagnostics", r.build.diagnostics},
               {"source_hash", r.build.source_hash}}},
             {"cases", cases},
+            {"strict", r.strict},
             {"output", r.output},
             {"output_dropped_bytes", r.output_dropped},
             {"wall_s", r.wall_s}};

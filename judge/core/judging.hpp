@@ -27,6 +27,9 @@ struct JudgeOptions {
   std::optional<std::uint64_t> seed;     // run: reproducible inputs; submit ignores it and mixes in a secret
   std::optional<double> timeout_s;       // per solve() call; default: the spec's
   std::vector<std::string> cases;        // run: only these (tests or benchmarks, by name); empty = all tests
+  // Stress cases (beyond the statement's promises) decide the verdict like the graded ones. The score stays that of
+  // the graded benchmarks, so strict runs rank with the rest.
+  bool strict = false;
   int calls = 1;                         // run: each case makes calls 1..calls, checked (`--call N` replays call N)
   TimingPolicy timing;
   int device = 0;
@@ -75,7 +78,8 @@ struct JudgeReport {
   std::string timer;
   std::string timer_warning;  // why the timer is not CUPTI although CUPTI was allowed
   BuildResult build;
-  std::vector<CaseResult> cases;
+  std::vector<CaseResult> cases;  // graded cases first, then stress cases (CaseResult::stress)
+  bool strict = false;            // stress cases decided the verdict too (--strict)
   Verdict verdict = Verdict::internal_error;
   std::string message;      // why, for anything but accepted
   std::string failed_case;  // the case the verdict belongs to, if any
@@ -93,6 +97,8 @@ struct JudgeReport {
   // (judge doctor explains each).
   std::vector<Protection> protections;
   bool accepted() const { return verdict == Verdict::accepted; }
+  // Whether this case's verdict counts towards the run's: graded cases always, stress cases only when strict.
+  bool decides(const CaseResult& c) const { return !c.stress || strict; }
 };
 
 struct ProbeResult {
@@ -107,7 +113,7 @@ ProbeResult probe_devices(const std::filesystem::path& worker);
 // compute_gflops: the challenge's compute roof (compute_roof_gflops); 0 means the FP32 FMA rate.
 void apply_speed_of_light(std::vector<CaseResult>& cases, const Calibration& calibration, double compute_gflops = 0);
 
-// Geometric mean of the medians of the benchmark cases (0 if any is missing).
+// Geometric mean of the medians of the graded benchmark cases (0 if any is missing); stress cases never count.
 double score_of(const std::vector<CaseResult>& cases);
 
 // A fresh secret seed (std::random_device), for submit and for run without --seed.

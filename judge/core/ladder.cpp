@@ -32,6 +32,11 @@ std::size_t Ladder::accepted() const {
   return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.accepted(); }));
 }
 
+std::string Ladder::case_label(const std::string& name) const {
+  const bool stress = std::find(stress_cases.begin(), stress_cases.end(), name) != stress_cases.end();
+  return stress ? name + " (stress)" : name;
+}
+
 const LadderRow* Ladder::no_device() const {
   for (const auto& r : rows)
     if (r.verdict == Verdict::no_device) return &r;
@@ -81,7 +86,10 @@ Ladder make_ladder(const Challenge& challenge, const std::vector<Rung>& rungs,
   Ladder l;
   l.challenge = challenge.id;
   l.bound = ladder_bound(challenge, reports);
-  for (const auto& b : challenge.benchmarks) l.cases.push_back(b.name);
+  for (const auto& b : challenge.benchmarks) {
+    l.cases.push_back(b.name);
+    if (b.stress) l.stress_cases.push_back(b.name);
+  }
   for (const auto& r : reports) {
     if (l.gpu_name.empty() && r.device) l.gpu_name = r.device->name;
     if (!l.ceiling && r.calibration) l.ceiling = ladder_ceiling(challenge, l.bound, *r.calibration);
@@ -161,6 +169,7 @@ json to_json(const Ladder& l) {
           {"unit", rate_unit(l.bound)},
           {"ceiling", ceiling},
           {"cases", l.cases},
+          {"stress_cases", l.stress_cases},
           {"first", text_or_null(l.first)},
           {"accepted", l.accepted()},
           {"all_accepted", l.accepted() == l.rows.size()},
@@ -193,6 +202,7 @@ Ladder ladder_from_json(const json& j, const std::string& source) {
     if (!j.at("ceiling").is_null())
       l.ceiling = Ceiling{j.at("ceiling").at("name").get<std::string>(), j.at("ceiling").at("rate").get<double>()};
     l.cases = j.at("cases").get<std::vector<std::string>>();
+    l.stress_cases = j.value("stress_cases", std::vector<std::string>{});  // absent in runs stored before stress cases
     l.first = text_or_empty(j, "first");
     for (const json& r : j.at("rungs")) {
       LadderRow row;

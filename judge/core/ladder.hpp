@@ -62,6 +62,10 @@ struct Ladder {
   Bound bound = Bound::compute;
   std::optional<Ceiling> ceiling;  // absent without a calibration
   std::vector<std::string> cases;  // the benchmark cases, in the spec's order
+  // Those of them beyond the statement's promises (Case::stress): shown marked, apart from what ranks.
+  std::vector<std::string> stress_cases;
+  // A case's name as tables head it: "N_268435456 (stress)" for a stress case.
+  std::string case_label(const std::string& name) const;
   std::string first;               // the rung vs_first compares with: the first accepted one; empty if none
   std::vector<LadderRow> rows;     // in rung order
   std::size_t accepted() const;

@@ -76,7 +76,7 @@ void ladder_table(const Ladder& l, const std::string& chart_link, std::string& o
   if (l.ceiling) about += fmt::format(", ceiling {} {}", l.ceiling->name, rate_text(l, l.ceiling->rate));
   out += about + ".\n\n";
   out += "| rung | idea |";
-  for (const auto& c : l.cases) out += " " + cell(c) + " |";
+  for (const auto& c : l.cases) out += " " + cell(l.case_label(c)) + " |";
   out += " × prev | kernel with most of the time |\n|---|---|";
   for (std::size_t i = 0; i < l.cases.size(); ++i) out += "---|";
   out += "---|---|\n";

@@ -74,5 +74,7 @@ std::string protections_text(const std::vector<Protection>& protections);
 // failed, `--call N`; the source is a shell word. Empty when there is nothing to replay (accepted, compile error, no
 // device).
 std::string replay_command(const JudgeReport& r, const std::string& source);
+// The same for one case of the run that failed (a stress case's failure, reported beside an accepted verdict).
+std::string replay_case_command(const JudgeReport& r, const std::string& source, const CaseResult& c);
 
 }  // namespace judge

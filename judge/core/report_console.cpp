@@ -61,17 +61,30 @@ class ConsoleReporter final : public Reporter {
     if (!c.constraints.empty()) {
       std::string list;
       for (const auto& e : c.constraints) list += (list.empty() ? "" : ", ") + e.text();
-      out << "constraints " << list << "\n";
+      out << "promises   " << list << " (every graded case keeps them)\n";
     }
     out << fmt::format("timeout    {:g} s per solve() call\n", c.timeout_s);
     out << fmt::format("cost       flops = {}; bytes = {}\n\n", c.flops.text(),
                        c.bytes ? c.bytes->text() : "inputs read once + outputs written once");
-    out << paint("tests", fmt::emphasis::bold) << "\n";
-    for (const auto& t : c.tests) out << fmt::format("  {:<22} {:<28} {}\n", t.name, scalars_text(t), t.note);
-    out << paint("benchmarks", fmt::emphasis::bold) << "\n";
-    for (const auto& b : c.benchmarks)
-      out << fmt::format("  {:<22} {:<28} {:.4g} GFLOP, {:.4g} GB per call\n", b.name, scalars_text(b),
-                         c.flops_for(b.scalars) / 1e9, c.bytes_for(b.scalars) / 1e9);
+    auto list = [&](const char* title, const std::vector<Case>& cases, bool benchmark, bool stress) {
+      if (std::none_of(cases.begin(), cases.end(), [&](const Case& k) { return k.stress == stress; })) return;
+      out << paint(title, fmt::emphasis::bold) << "\n";
+      for (const auto& k : cases) {
+        if (k.stress != stress) continue;
+        std::string what = benchmark ? fmt::format("{:.4g} GFLOP, {:.4g} GB per call", c.flops_for(k.scalars) / 1e9,
+                                                   c.bytes_for(k.scalars) / 1e9)
+                                     : k.note;
+        if (k.leetgpu_performance) what += " (LeetGPU's performance case)";
+        out << fmt::format("  {:<22} {:<28} {}\n", k.name, scalars_text(k), what);
+        if (stress) out << fmt::format("  {:<22} {}\n", "", k.beyond);
+      }
+    };
+    list("tests", c.tests, false, false);
+    list("benchmarks", c.benchmarks, true, false);
+    list("stress tests (beyond the promises; reported apart, never part of the verdict or the score)", c.tests, false,
+         true);
+    list("stress benchmarks (beyond the promises; reported apart, never part of the verdict or the score)",
+         c.benchmarks, true, true);
   }
 
   void initialised(const Challenge& c, const std::string& path, std::ostream& out) override {
@@ -92,7 +105,10 @@ class ConsoleReporter final : public Reporter {
       out << "\n" << r.build.diagnostics;
       if (!r.build.diagnostics.empty() && r.build.diagnostics.back() != '\n') out << "\n";
     }
-    if (!r.cases.empty()) cases_table(r, out);
+    std::vector<const CaseResult*> graded, stress;
+    for (const auto& c : r.cases) (c.stress ? stress : graded).push_back(&c);
+    if (!graded.empty()) cases_table(graded, out);
+    if (!stress.empty()) stress_section(r, stress, source, out);
     timing_notes(r, out);
     kernels_section(r, out);
     if (!r.sanitizer_text.empty() || r.sanitizer) {
@@ -110,8 +126,15 @@ class ConsoleReporter final : public Reporter {
     out << "\n";
     if (r.accepted()) {
       out << paint("✓ Accepted", fg(fmt::terminal_color::green) | fmt::emphasis::bold);
-      if (r.mode == Mode::submit) out << fmt::format(" · score {} (geometric mean of benchmark medians)",
+      if (r.mode == Mode::submit) out << fmt::format(" · score {} (geometric mean of graded benchmark medians)",
                                                      format_duration_ms(r.score_ms));
+      const auto failed = std::count_if(r.cases.begin(), r.cases.end(), [](const CaseResult& c) {
+        return c.stress && c.verdict != Verdict::accepted;
+      });
+      if (failed > 0)
+        out << paint(fmt::format(" · {} stress case{} failed (above; not part of the verdict)", failed,
+                                 failed == 1 ? "" : "s"),
+                     fg(fmt::terminal_color::yellow));
       out << "\n";
     } else {
       out << paint(fmt::format("✗ {}", label(r.verdict)), fg(fmt::terminal_color::red) | fmt::emphasis::bold);
@@ -277,7 +300,7 @@ class ConsoleReporter final : public Reporter {
     }
     out << "\n";
     std::size_t w = 4;
-    for (const auto& c : l.cases) w = std::max(w, c.size());
+    for (const auto& c : l.cases) w = std::max(w, l.case_label(c).size());
     if (timed)
       out << fmt::format("  {:<{}} {:>10} {:>10} {:>5} {:>8} {:>8} {:>8}\n", "case", w, "median", unit, "SOL",
                          "x prev", "x first", "x ref");
@@ -292,7 +315,7 @@ class ConsoleReporter final : public Reporter {
         continue;
       }
       for (const auto& c : row.cells)
-        out << fmt::format("  {:<{}} {:>10} {:>10} {:>5} {:>8} {:>8} {:>8}\n", c.case_name, w,
+        out << fmt::format("  {:<{}} {:>10} {:>10} {:>5} {:>8} {:>8} {:>8}\n", l.case_label(c.case_name), w,
                            format_duration_ms(c.median_ms), c.rate > 0 ? fmt::format("{:.1f}", c.rate) : "-",
                            c.sol_percent > 0 ? fmt::format("{:.0f}%", c.sol_percent) : "-", times(c.vs_previous),
                            times(c.vs_first), times(c.vs_reference));
@@ -367,17 +390,18 @@ class ConsoleReporter final : public Reporter {
     return s;
   }
 
-  void cases_table(const JudgeReport& r, std::ostream& out) {
-    bool timed = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.timing.has_value(); });
+  void cases_table(const std::vector<const CaseResult*>& cases, std::ostream& out) {
+    bool timed = std::any_of(cases.begin(), cases.end(), [](const CaseResult* c) { return c->timing.has_value(); });
     std::size_t w = 4;
-    for (const auto& c : r.cases) w = std::max(w, c.name.size());
+    for (const auto* c : cases) w = std::max(w, c->name.size());
     out << "\n"
         << fmt::format("  {:<{}}  {:<20} {:<22}", "case", w, "verdict", "sizes");
     if (timed)
       out << fmt::format(" {:>10} {:>10} {:>10} {:>6} {:>8} {:>12}", "median", "GFLOP/s", "GB/s", "SOL", "vs ref",
                          "samples");
     out << "\n";
-    for (const auto& c : r.cases) {
+    for (const auto* pc : cases) {
+      const CaseResult& c = *pc;
       bool ok = c.verdict == Verdict::accepted;
       std::string verdict = fmt::format("{} {}", ok ? "✓" : "✗", label(c.verdict));
       std::string padded = fmt::format("{:<20}", verdict);
@@ -390,6 +414,26 @@ class ConsoleReporter final : public Reporter {
                            c.speedup() > 0 ? fmt::format("{:.2f}x", c.speedup()) : "-",
                            fmt::format("{} ±{:.1f}%", c.timing->samples, c.timing->noise_pct));
       out << "\n";
+    }
+  }
+
+  // The cases beyond the statement's promises: each with what it goes past, and why it failed if it did. They decide
+  // nothing unless the run was strict; a failure still gets its replay line.
+  void stress_section(const JudgeReport& r, const std::vector<const CaseResult*>& stress, const std::string& source,
+                      std::ostream& out) {
+    out << "\n"
+        << paint(r.strict ? "stress cases (beyond the statement's promises; --strict: they decide the verdict, not the "
+                            "score)"
+                          : "stress cases (beyond the statement's promises: reported, never part of the verdict or the "
+                            "score; --strict makes them count)",
+                 fmt::emphasis::bold);
+    cases_table(stress, out);
+    for (const auto* c : stress) {
+      out << paint(fmt::format("  {}: {}\n", c->name, c->beyond), fmt::text_style(fmt::emphasis::faint));
+      if (c->verdict == Verdict::accepted) continue;
+      if (!c->message.empty()) out << "    " << c->message << "\n";
+      if (std::string replay = replay_case_command(r, source, *c); !replay.empty())
+        out << "    replay: " << replay << "\n";
     }
   }
 
@@ -537,11 +581,17 @@ std::string protections_text(const std::vector<Protection>& protections) {
 
 std::string replay_command(const JudgeReport& r, const std::string& source) {
   if (r.accepted() || !r.device || r.verdict == Verdict::compile_error || r.verdict == Verdict::no_device) return {};
-  std::string command = fmt::format("judge run {} {} --seed {}", r.challenge, shell_quote(source), r.seed);
-  if (r.failed_case.empty()) return command;
-  command += " --case " + r.failed_case;
   for (const auto& c : r.cases)
-    if (c.name == r.failed_case && c.failed_call > 1) command += fmt::format(" --call {}", c.failed_call);
+    if (c.name == r.failed_case) return replay_case_command(r, source, c);
+  return fmt::format("judge run {} {} --seed {}", r.challenge, shell_quote(source), r.seed);
+}
+
+std::string replay_case_command(const JudgeReport& r, const std::string& source, const CaseResult& c) {
+  if (!r.device || c.verdict == Verdict::accepted) return {};
+  // A case named with --case decides the verdict, stress or not: the replay fails as the case did.
+  std::string command =
+      fmt::format("judge run {} {} --seed {} --case {}", r.challenge, shell_quote(source), r.seed, c.name);
+  if (c.failed_call > 1) command += fmt::format(" --call {}", c.failed_call);
   return command;
 }
 

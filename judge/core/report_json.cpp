@@ -9,6 +9,7 @@ using nlohmann::json;
 
 json challenge_summary(const Challenge& c) {
   return {{"id", c.id},
+          {"source", c.source},
           {"title", c.title},
           {"difficulty", c.difficulty},
           {"summary", c.summary},
@@ -20,11 +21,17 @@ json cases_json(const Challenge& c, const std::vector<Case>& cases) {
   for (const auto& k : cases) {
     json scalars = json::object();
     for (const auto& [name, v] : k.scalars) scalars[name] = v;
-    out.push_back({{"name", k.name},
-                   {"note", k.note},
-                   {"scalars", scalars},
-                   {"flops", c.flops_for(k.scalars)},
-                   {"bytes", c.bytes_for(k.scalars)}});
+    json one = {{"name", k.name},
+                {"note", k.note},
+                {"scalars", scalars},
+                {"flops", c.flops_for(k.scalars)},
+                {"bytes", c.bytes_for(k.scalars)}};
+    if (k.stress) {
+      one["stress"] = true;
+      one["beyond"] = k.beyond;
+    }
+    if (k.leetgpu_performance) one["leetgpu_performance"] = true;
+    out.push_back(std::move(one));
   }
   return out;
 }
@@ -74,6 +81,17 @@ class JsonReporter final : public Reporter {
     json j = to_json(r);
     j["source"] = source;
     if (std::string replay = replay_command(r, source); !replay.empty()) j["replay"] = replay;
+    // The stress cases apart: how many ran, which failed and how to replay each (their results are in "cases").
+    json failed = json::array();
+    int stress = 0;
+    for (const auto& c : r.cases) {
+      if (!c.stress) continue;
+      ++stress;
+      if (c.verdict == Verdict::accepted) continue;
+      failed.push_back({{"case", c.name}, {"verdict", c.verdict}, {"message", c.message}, {"beyond", c.beyond},
+                        {"replay", replay_case_command(r, source, c)}});
+    }
+    if (stress > 0) j["stress"] = {{"cases", stress}, {"failed", failed}, {"decide_verdict", r.strict}};
     if (rec.attempted)
       j["record"] = {{"recorded", rec.recorded}, {"submission_id", rec.submission_id},
                      {"rank", rec.rank},         {"ranked", rec.ranked},

@@ -239,6 +239,10 @@ void to_json(nlohmann::json& j, const CaseResult& c) {
   j = {{"name", c.name},       {"kind", c.kind},       {"verdict", c.verdict}, {"message", c.message},
        {"scalars", c.scalars}, {"outputs", c.outputs}, {"flops", c.flops},     {"bytes", c.bytes}};
   if (c.failed_call > 0) j["failed_call"] = c.failed_call;
+  if (c.stress) {
+    j["stress"] = true;
+    j["beyond"] = c.beyond;
+  }
   if (!c.inputs_preview.empty()) j["inputs_preview"] = c.inputs_preview;
   if (!c.profile.empty()) j["profile"] = c.profile;
   if (c.sol_floor_ms > 0)
@@ -260,6 +264,8 @@ void from_json(const nlohmann::json& j, CaseResult& c) {
   c.verdict = j.at("verdict").get<Verdict>();
   c.message = j.value("message", std::string{});
   c.failed_call = j.value("failed_call", 0);
+  c.stress = j.value("stress", false);
+  c.beyond = j.value("beyond", std::string{});
   c.scalars = j.value("scalars", nlohmann::json::object());
   c.outputs = j.value("outputs", std::vector<OutputCheck>{});
   c.inputs_preview = j.value("inputs_preview", std::string{});

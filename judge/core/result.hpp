@@ -126,6 +126,10 @@ struct CaseResult {
   // The solve() call of this case that failed, 1-based, as `judge run --call N` replays it; 0 when no call failed
   // (accepted, or the case failed before or between calls).
   int failed_call = 0;
+  // A case beyond the statement's promises (Case::stress), set by the judge from the spec, never by the worker: its
+  // verdict is its own and decides nothing unless the run is strict. `beyond` names the promise it goes past.
+  bool stress = false;
+  std::string beyond;
   nlohmann::json scalars = nlohmann::json::object();
   std::vector<OutputCheck> outputs;
   std::string inputs_preview;  // tiny cases: the inputs, printed

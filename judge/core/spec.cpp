@@ -43,6 +43,13 @@ std::string_view to_string(Distribution::Kind k) {
 // ---------------------------------------------------------------------------------------------------------------
 // Challenge accessors
 
+bool Challenge::has_stress_cases() const {
+  for (const auto* list : {&tests, &benchmarks})
+    for (const auto& k : *list)
+      if (k.stress) return true;
+  return false;
+}
+
 const Param* Challenge::find_param(const std::string& name) const {
   for (const auto& p : params)
     if (p.name == name) return &p;
@@ -338,7 +345,7 @@ class SpecReader {
     object(root, root_path);
     check_keys(root, root_path,
                {"id", "title", "difficulty", "summary", "aliases", "params", "constraints", "tolerance", "flops",
-                "bytes", "timeout_s", "tests", "benchmarks"});
+                "bytes", "timeout_s", "tests", "benchmarks", "source"});
     c.id = string(required(root, root_path, "id"), "id");
     if (!all_chars_in(c.id, "_", false))
       fail("id", fmt::format("expected lowercase letters, digits and '_' only ([a-z0-9_]+), got '{}'",
@@ -358,6 +365,7 @@ class SpecReader {
     c.difficulty = one_of(required(root, root_path, "difficulty"), "difficulty", {"easy", "medium", "hard"});
     c.summary = non_empty_string(required(root, root_path, "summary"), "summary");
     if (c.summary.find('\n') != std::string::npos) fail("summary", "expected one line, got a line break");
+    if (const json* source = optional(root, "source")) c.source = one_of(*source, "source", {"leetgpu", "ours"});
 
     read_params(required(root, root_path, "params"), c);
     if (const json* list = optional(root, "constraints")) {
@@ -378,6 +386,7 @@ class SpecReader {
     }
     c.tests = cases(required(root, root_path, "tests"), "tests", c);
     c.benchmarks = cases(required(root, root_path, "benchmarks"), "benchmarks", c);
+    check_graded_cases(c);
     return c;
   }
 
@@ -429,6 +438,14 @@ class SpecReader {
     std::string s = string(v, path);
     if (s.empty()) fail(path, "expected a non-empty string");
     return s;
+  }
+
+  // An optional true/false field; absent is false.
+  bool optional_bool(const json& obj, const std::string& path, const std::string& key) const {
+    const json* v = optional(obj, key);
+    if (v == nullptr) return false;
+    if (!v->is_boolean()) fail(child(path, key), "expected true or false, got " + describe(*v));
+    return v->get<bool>();
   }
 
   std::string one_of(const json& v, const std::string& path, std::initializer_list<std::string_view> choices) const {
@@ -825,9 +842,37 @@ class SpecReader {
     return out;
   }
 
+  // Verdicts and scores rest on graded cases: each list needs one, and LeetGPU's performance case is one of them.
+  void check_graded_cases(const Challenge& c) const {
+    for (const auto* list : {&c.tests, &c.benchmarks}) {
+      const char* name = list == &c.tests ? "tests" : "benchmarks";
+      if (std::all_of(list->begin(), list->end(), [](const Case& k) { return k.stress; }))
+        fail(name, "every case is a stress case; at least one must be graded (within the statement's promises), or "
+                   "the verdict would rest on nothing");
+    }
+    const Case* performance = nullptr;
+    for (const Case& k : c.benchmarks) {
+      if (!k.leetgpu_performance) continue;
+      std::string path = index("benchmarks", static_cast<std::size_t>(&k - c.benchmarks.data()));
+      if (performance)
+        fail(child(path, "leetgpu_performance"),
+             fmt::format("a second benchmark marked as LeetGPU's performance case (the first is '{}')",
+                         performance->name));
+      if (k.stress)
+        fail(child(path, "leetgpu_performance"),
+             "LeetGPU's performance case is graded: it cannot be a stress case (widen the constraint it breaks, "
+             "since LeetGPU's own case goes past it)");
+      performance = &k;
+    }
+  }
+
   Case read_case(const json& v, const std::string& path, const Challenge& c) {
     object(v, path);
-    check_keys(v, path, {"name", "note", "scalars", "inputs", "tolerance"});
+    const bool benchmark = path.rfind("benchmarks", 0) == 0;
+    if (benchmark)
+      check_keys(v, path, {"name", "note", "scalars", "inputs", "tolerance", "stress", "beyond", "leetgpu_performance"});
+    else
+      check_keys(v, path, {"name", "note", "scalars", "inputs", "tolerance", "stress", "beyond"});
     Case k;
     std::string name_path = child(path, "name");
     k.name = string(required(v, path, "name"), name_path);
@@ -837,6 +882,14 @@ class SpecReader {
     auto [seen, fresh] = case_names_.emplace(k.name, name_path);
     if (!fresh) fail(name_path, fmt::format("duplicate case name '{}' (also {})", k.name, seen->second));
     if (const json* note = optional(v, "note")) k.note = string(*note, child(path, "note"));
+    k.stress = optional_bool(v, path, "stress");
+    k.leetgpu_performance = optional_bool(v, path, "leetgpu_performance");
+    std::string beyond;
+    if (const json* b = optional(v, "beyond")) {
+      if (!k.stress)
+        fail(child(path, "beyond"), "only a stress case (\"stress\": true) goes beyond the statement's promises");
+      beyond = non_empty_string(*b, child(path, "beyond"));
+    }
 
     std::string scalars_path = child(path, "scalars");
     const json& scalars = required(v, path, "scalars");
@@ -875,7 +928,7 @@ class SpecReader {
     if (const json* tol = optional(v, "tolerance")) k.tolerance = tolerance(*tol, child(path, "tolerance"));
 
     check_sizes(c, k, scalars_path);
-    check_constraints(c, k, scalars_path);
+    check_constraints(c, k, path, beyond);
     for (const auto& p : c.params)
       for (const auto& [name, e] : p.check_args) try {
           (void)e.eval(k.scalars);
@@ -936,7 +989,11 @@ class SpecReader {
     if (c.bytes) cost(*c.bytes, "bytes", k, scalars_path);
   }
 
-  void check_constraints(const Challenge& c, const Case& k, const std::string& scalars_path) const {
+  // A graded case keeps every constraint; a stress case breaks at least one, or names in `beyond` the promise about
+  // values it exceeds. Its `beyond` then says which, in the words the judge prints.
+  void check_constraints(const Challenge& c, Case& k, const std::string& path, const std::string& beyond) const {
+    const std::string scalars_path = child(path, "scalars");
+    std::vector<std::string> broken;
     for (const Expr& e : c.constraints) {
       double holds = 0;
       try {
@@ -944,13 +1001,21 @@ class SpecReader {
       } catch (const ExprError& err) {
         fail(scalars_path, fmt::format("constraint '{}' cannot be evaluated here: {}", truncated(e.text()), err.what()));
       }
-      if (holds == 0) {
-        std::string values;
-        for (const auto& name : e.identifiers())
-          values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", name, k.scalars.at(name));
-        fail(scalars_path, fmt::format("constraint '{}' does not hold ({})", truncated(e.text()), values));
-      }
+      if (holds != 0) continue;
+      std::string values;
+      for (const auto& name : e.identifiers())
+        values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", name, k.scalars.at(name));
+      if (!k.stress)
+        fail(scalars_path, fmt::format("constraint '{}' does not hold ({}); a graded case stays within the statement's "
+                                       "promises: mark it \"stress\": true if it is meant to go past them",
+                                       truncated(e.text()), values));
+      broken.push_back(fmt::format("{} is past the statement's {}", values, truncated(e.text())));
     }
+    if (!beyond.empty()) broken.push_back(beyond);
+    if (k.stress && broken.empty())
+      fail(child(path, "stress"), "a stress case within every constraint; drop \"stress\", or say in \"beyond\" which "
+                                  "promise about values it goes past");
+    for (const auto& b : broken) k.beyond += (k.beyond.empty() ? "" : "; ") + b;
   }
 
   void cost(const Expr& e, const char* field, const Case& k, const std::string& scalars_path) const {

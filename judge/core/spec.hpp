@@ -79,6 +79,14 @@ struct Case {
   Env scalars;                                    // a value for every scalar parameter
   std::map<std::string, Distribution> inputs;     // per-case override of an input's distribution
   std::optional<Tolerance> tolerance;             // per-case override
+  // A stress case goes past what the statement promises (a size beyond its limits, values outside its ranges): run,
+  // checked and timed like the rest but reported apart, and it never decides the verdict or the score (unless
+  // `judge submit --strict`). `beyond` says which promise it exceeds, as the judge prints it: "N = 268435456 is
+  // past the statement's N <= 100000000", or the spec's own words for a promise about values.
+  bool stress = false;
+  std::string beyond;
+  // Benchmarks only: LeetGPU's own performance case (its sizes), which every LeetGPU challenge includes.
+  bool leetgpu_performance = false;
 };
 
 struct Challenge {
@@ -92,13 +100,18 @@ struct Challenge {
   // LeetGPU's spelling kept as the id and the usual one added: casual_attention / causal_attention).
   std::vector<std::string> aliases;
   std::vector<Param> params;        // in solve()'s parameter order
-  std::vector<Expr> constraints;    // must hold (be non-zero) for every case's scalars: "k <= N"
+  // The statement's promises (LeetGPU's limits) and structural rules, over the scalars: "k <= N", "N <= 100000000".
+  // Every graded case satisfies all of them; a stress case breaks at least one (or says in `beyond` what it exceeds).
+  std::vector<Expr> constraints;
+  // "leetgpu" (default): one of LeetGPU's challenges, held to its signatures and promises; "ours": the judge's own.
+  std::string source = "leetgpu";
   Tolerance tolerance;
   Expr flops;                       // per call
   std::optional<Expr> bytes;        // per call; default: every buffer read (inputs), written (outputs) or both
   double timeout_s = 10.0;          // per case, for one solve() call
   std::vector<Case> tests;          // functional cases: small, run by `judge run`
   std::vector<Case> benchmarks;     // timed cases: run by `judge submit`
+  bool has_stress_cases() const;
 
   const Param* find_param(const std::string& name) const;
   // extern "C" void solve(const float* A, const float* B, float* C, int N)

@@ -3,6 +3,8 @@
 // and the judge itself carries on. Runs without a GPU: the real worker is replaced, the build is real (nvcc).
 #include <chrono>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -50,6 +52,20 @@ case "$FAKE_SCENARIO" in
   flood) head -c 5000000 /dev/zero | tr '\0' 'x'; for c in t1 t2; do ok $c; done; send '{"event":"done"}' ;;
   nodevice) send '{"event":"fatal","verdict":"no_device","message":"no CUDA device is present"}'; exit 2 ;;
   short) send '{"event":"case_begin","case":"t1"}'; ok t1; send '{"event":"done"}' ;;
+  bycase)
+    # Plays the job's own case list: each case as $FAKE_CASE_<name> says (ok, wrong or segv), and logs the list.
+    tests=$(tr -d ' \n' < "$3" | sed -n 's/.*"tests":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' ' ')
+    echo "${tests:-none}" >> "$FAKE_JOBLOG"
+    for c in $tests; do
+      send '{"event":"case_begin","case":"'$c'"}'; send '{"event":"call","case":"'$c'","index":0}'
+      how=$(printenv "FAKE_CASE_$c" || echo ok)
+      case "$how" in
+        ok) ok $c ;;
+        wrong) send '{"event":"case_end","result":{"name":"'$c'","kind":"test","verdict":"wrong_answer","message":"C: 1 of 9 elements wrong"}}' ;;
+        segv) kill -SEGV $$ ;;
+      esac
+    done
+    send '{"event":"done"}' ;;
 esac
 )";
 
@@ -167,6 +183,100 @@ TEST_F(Judging, CompileErrorStopsBeforeTheWorker) {
   EXPECT_NE(r.build.diagnostics.find("solve.cu(1)"), std::string::npos) << r.build.diagnostics;
 }
 
+// Stress cases, against the same fake worker playing each job's case list: t1 and t2 graded, s1..s3 past the
+// statement's N <= 1000 (run mode: tests only).
+class StressJudging : public Judging {
+ protected:
+  void SetUp() override {
+    Judging::SetUp();
+    if (IsSkipped()) return;
+    auto spec = nlohmann::json::parse(kSpec);
+    spec["constraints"] = {"N <= 1000"};
+    for (const char* name : {"s1", "s2", "s3"})
+      spec["tests"].push_back({{"name", name}, {"stress", true}, {"scalars", {{"N", 5000}}}});
+    challenge_ = judge::parse_challenge(spec.dump(), (dir_ / "vadd" / "spec.json").string());
+    challenge_.dir = dir_.path() / "vadd";
+    setenv("FAKE_JOBLOG", (dir_ / "jobs.log").c_str(), 1);
+  }
+  void TearDown() override {
+    for (const char* name : {"t1", "t2", "s1", "s2", "s3"}) unsetenv((std::string("FAKE_CASE_") + name).c_str());
+  }
+  judge::JudgeReport run_with(std::map<std::string, std::string> behaviour, bool strict = false,
+                              std::vector<std::string> cases = {}) {
+    for (const auto& [name, how] : behaviour) setenv(("FAKE_CASE_" + name).c_str(), how.c_str(), 1);
+    setenv("FAKE_SCENARIO", "bycase", 1);
+    judge::JudgeOptions o;
+    o.timeout_s = 5;
+    o.strict = strict;
+    o.cases = std::move(cases);
+    o.cache_dir = dir_.path() / "cache";
+    o.worker = dir_.path() / "fake-worker";
+    return judge::judge_submission(challenge_, dir_ / "solve.cu", o);
+  }
+  std::vector<std::string> jobs() const {
+    std::vector<std::string> lines;
+    std::istringstream in(judge::testing::read_file(dir_ / "jobs.log"));
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+  const judge::CaseResult* result(const judge::JudgeReport& r, const std::string& name) const {
+    for (const auto& c : r.cases)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+};
+
+TEST_F(StressJudging, StressCasesRunAfterTheGradedOnesAndDecideNothing) {
+  auto r = run_with({{"s2", "wrong"}});
+  EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2", "s1 s2 s3"}));
+  ASSERT_EQ(r.cases.size(), 5u);
+  EXPECT_FALSE(r.cases[0].stress);
+  const auto* s2 = result(r, "s2");
+  ASSERT_NE(s2, nullptr);
+  EXPECT_TRUE(s2->stress);
+  EXPECT_EQ(s2->verdict, Verdict::wrong_answer);
+  EXPECT_EQ(s2->beyond, "N = 5000 is past the statement's N <= 1000");
+  ASSERT_NE(result(r, "s3"), nullptr);
+  EXPECT_EQ(result(r, "s3")->verdict, Verdict::accepted) << "a stress failure does not stop the others";
+  EXPECT_TRUE(r.failed_case.empty());
+}
+
+TEST_F(StressJudging, AStressCaseThatKillsItsWorkerGetsItsVerdictAndAFreshWorkerGoesOn) {
+  auto r = run_with({{"s1", "segv"}, {"s3", "wrong"}});
+  EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2", "s1 s2 s3", "s2 s3"}));
+  ASSERT_NE(result(r, "s1"), nullptr);
+  EXPECT_EQ(result(r, "s1")->verdict, Verdict::crashed);
+  EXPECT_NE(result(r, "s1")->message.find("SIGSEGV"), std::string::npos) << result(r, "s1")->message;
+  ASSERT_NE(result(r, "s2"), nullptr);
+  EXPECT_EQ(result(r, "s2")->verdict, Verdict::accepted);
+  ASSERT_NE(result(r, "s3"), nullptr);
+  EXPECT_EQ(result(r, "s3")->verdict, Verdict::wrong_answer);
+  EXPECT_EQ(r.cases.size(), 5u);
+}
+
+TEST_F(StressJudging, AGradedFailureLeavesTheStressCasesUnrun) {
+  auto r = run_with({{"t2", "wrong"}});
+  EXPECT_EQ(r.verdict, Verdict::wrong_answer);
+  EXPECT_EQ(r.failed_case, "t2");
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2"}));
+}
+
+TEST_F(StressJudging, StrictMakesStressCasesDecideTheVerdict) {
+  auto r = run_with({{"s2", "wrong"}}, true);
+  EXPECT_TRUE(r.strict);
+  EXPECT_EQ(r.verdict, Verdict::wrong_answer);
+  EXPECT_EQ(r.failed_case, "s2");
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2 s1 s2 s3"}));
+}
+
+TEST_F(StressJudging, AStressCaseNamedWithCaseDecides) {
+  auto r = run_with({{"s2", "wrong"}}, false, {"s2"});
+  EXPECT_EQ(r.verdict, Verdict::wrong_answer) << "the replay of a stress failure fails as the case did";
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"s2"}));
+}
+
 TEST(Score, GeometricMeanOfBenchmarkMedians) {
   std::vector<judge::CaseResult> cases(3);
   cases[0].kind = "test";
@@ -175,6 +285,14 @@ TEST(Score, GeometricMeanOfBenchmarkMedians) {
   cases[1].timing->median_ms = 2;
   cases[2].timing = judge::Timing{};
   cases[2].timing->median_ms = 8;
+  EXPECT_DOUBLE_EQ(judge::score_of(cases), 4.0);
+  // A stress benchmark never counts, however slow (or missing) its time.
+  judge::CaseResult stress = cases[2];
+  stress.stress = true;
+  stress.timing->median_ms = 1000;
+  cases.push_back(stress);
+  EXPECT_DOUBLE_EQ(judge::score_of(cases), 4.0);
+  cases.back().timing.reset();
   EXPECT_DOUBLE_EQ(judge::score_of(cases), 4.0);
   cases[2].timing.reset();
   EXPECT_DOUBLE_EQ(judge::score_of(cases), 0.0);

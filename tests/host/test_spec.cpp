@@ -562,6 +562,18 @@ const std::vector<Rule> kRules = {
   {"CaseInputsInt32Values", {{"/tests/1/inputs/H/values/0", J("1.5")}}, "tests[1].inputs.H.values[0]", "expected an integer for int32 parameter 'H', got 1.5"},
   {"CaseToleranceOverride", {{"/tests/1/tolerance", J(R"({"atol": -0.1})")}}, "tests[1].tolerance.atol", "expected a number >= 0, got -0.1"},
   {"BenchmarkToleranceOverride", {{"/benchmarks/0/tolerance", J(R"({"exact": true, "rtol": 0})")}}, "benchmarks[0].tolerance.rtol", "not allowed with \"exact\": true"},
+
+  // Promises: graded cases keep them, stress cases go past them
+  {"GradedCaseBreaksAPromise", {{"/constraints", J(R"(["M <= 32"])")}}, "tests[1].scalars", "constraint 'M <= 32' does not hold (M = 33); a graded case stays within the statement's promises: mark it \"stress\": true"},
+  {"StressWithinEveryPromise", {{"/tests/1/stress", J("true")}}, "tests[1].stress", "a stress case within every constraint; drop \"stress\", or say in \"beyond\""},
+  {"StressNotABool", {{"/tests/1/stress", J(R"("yes")")}}, "tests[1].stress", "expected true or false, got 'yes'"},
+  {"BeyondOnAGradedCase", {{"/tests/1/beyond", J(R"x("values in [-1000, 1000)")x")}}, "tests[1].beyond", "only a stress case (\"stress\": true) goes beyond"},
+  {"BeyondEmpty", {{"/tests/1/stress", J("true")}, {"/tests/1/beyond", J(R"("")")}}, "tests[1].beyond", "expected a non-empty string"},
+  {"EveryTestIsStress", {{"/constraints", J(R"(["M <= 1"])")}, {"/tests/1/stress", J("true")}, {"/tests/0/stress", J("true")}, {"/tests/0/beyond", J(R"("values")")}, {"/benchmarks/0/stress", J("true")}}, "tests", "every case is a stress case; at least one must be graded"},
+  {"EveryBenchmarkIsStress", {{"/constraints", J(R"(["M <= 33"])")}, {"/benchmarks/0/stress", J("true")}}, "benchmarks", "every case is a stress case"},
+  {"PerformanceCaseOnATest", {{"/tests/0/leetgpu_performance", J("true")}}, "tests[0].leetgpu_performance", "unknown field 'leetgpu_performance'"},
+  {"PerformanceCaseNotABool", {{"/benchmarks/0/leetgpu_performance", J("1")}}, "benchmarks[0].leetgpu_performance", "expected true or false, got 1"},
+  {"SourceUnknown", {{"/source", J(R"("mine")")}}, "source", "expected one of leetgpu, ours; got 'mine'"},
 };
 // clang-format on
 
@@ -657,6 +669,47 @@ TEST(SpecChallenges, EveryChallengeFolderLoads) {
     }
   }
   RecordProperty("challenges_loaded", static_cast<int>(loaded));
+}
+
+// A stress case says which promise it goes past, in the words the judge prints; graded cases carry nothing.
+TEST(Spec, StressCasesNameThePromiseTheyExceed) {
+  json j = base();
+  j["constraints"] = {"M <= 1024", "N <= 1024", "M >= 1"};
+  j["benchmarks"].push_back({{"name", "big"}, {"stress", true},
+                             {"scalars", {{"M", 2048}, {"N", 2048}, {"K", 8}, {"alpha", 1}}}});
+  j["tests"][1]["stress"] = true;
+  j["tests"][1]["beyond"] = "A's values past the statement's [-2, 2]";
+  j["benchmarks"][0]["leetgpu_performance"] = true;
+  Challenge c = parse(j);
+  EXPECT_FALSE(c.tests[0].stress);
+  EXPECT_TRUE(c.tests[0].beyond.empty());
+  EXPECT_TRUE(c.tests[1].stress);
+  EXPECT_EQ(c.tests[1].beyond, "A's values past the statement's [-2, 2]");
+  ASSERT_EQ(c.benchmarks.size(), 2u);
+  EXPECT_TRUE(c.benchmarks[0].leetgpu_performance);
+  EXPECT_FALSE(c.benchmarks[0].stress);
+  EXPECT_TRUE(c.benchmarks[1].stress);
+  EXPECT_EQ(c.benchmarks[1].beyond,
+            "M = 2048 is past the statement's M <= 1024; N = 2048 is past the statement's N <= 1024");
+  EXPECT_TRUE(c.has_stress_cases());
+  EXPECT_EQ(c.source, "leetgpu");
+  j["source"] = "ours";
+  EXPECT_EQ(parse(j).source, "ours");
+}
+
+TEST(Spec, LeetGpusPerformanceCaseIsOneGradedBenchmark) {
+  json j = base();
+  j["constraints"] = {"M <= 1024"};
+  json second = {{"name", "second"}, {"leetgpu_performance", true},
+                 {"scalars", {{"M", 512}, {"N", 8}, {"K", 8}, {"alpha", 1}}}};
+  j["benchmarks"][0]["leetgpu_performance"] = true;
+  j["benchmarks"].push_back(second);
+  expect_error(j.dump(), "benchmarks[1].leetgpu_performance",
+               "a second benchmark marked as LeetGPU's performance case (the first is '1024')");
+  j["benchmarks"][1]["scalars"]["M"] = 2048;
+  j["benchmarks"][1]["stress"] = true;
+  j["benchmarks"][0]["leetgpu_performance"] = false;
+  expect_error(j.dump(), "benchmarks[1].leetgpu_performance", "LeetGPU's performance case is graded");
 }
 
 }  // namespace
