@@ -200,3 +200,28 @@ TEST(CatalogRoot, RootThatIsAFileIsNotADirectory) {
 }
 
 }  // namespace
+
+namespace {
+
+// The repository's catalogue mirrors LeetGPU's: each of its challenges has LeetGPU's own performance case among its
+// graded benchmarks, and every graded case keeps the statement's promises (the loader checks those); only the
+// judge's own challenges (source "ours") have no such case.
+TEST(RepositoryCatalog, EveryLeetGpuChallengeHasItsPerformanceCase) {
+  const fs::path root = judge::testing::challenges_dir();
+  int seen = 0;
+  for (const auto& entry : judge::scan_challenges(root)) {
+    ASSERT_TRUE(entry.challenge) << entry.dir << ": " << entry.error;
+    const judge::Challenge& c = *entry.challenge;
+    ++seen;
+    const auto performance = std::count_if(c.benchmarks.begin(), c.benchmarks.end(),
+                                           [](const judge::Case& k) { return k.leetgpu_performance; });
+    if (c.source == "ours")
+      EXPECT_EQ(performance, 0) << c.id << " is the judge's own: LeetGPU has no performance case for it";
+    else
+      EXPECT_EQ(performance, 1) << c.id << ": mark LeetGPU's own performance case (its sizes) as one benchmark with "
+                                << "\"leetgpu_performance\": true";
+  }
+  EXPECT_GT(seen, 70) << root;
+}
+
+}  // namespace

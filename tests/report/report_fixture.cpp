@@ -2,6 +2,7 @@
 // calibration store in <dir>, through the same API `judge submit` and `judge calibrate` use. The runs are made up
 // but consistent: each case's rates are the repository spec's flops and bytes over its median. Prints what the page
 // must then show, as shell assignments: cases=.. plotted=.. references=.. runs=.. boards=..
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -99,7 +100,9 @@ int main(int argc, char** argv) {
       s.judge_version = "fixture";
       if (k >= 2) s.protections = k == 3 ? without_bwrap : sandboxed;
       double log_sum = 0;
-      for (std::size_t i = 0; i < spec.benchmarks.size(); ++i) {
+      // The first benchmarks of the repository's spec, one per fixture time (the spec may have more).
+      const std::size_t n = std::min(spec.benchmarks.size(), r.medians_ms.size());
+      for (std::size_t i = 0; i < n; ++i) {
         const auto& b = spec.benchmarks[i];
         const double ms = r.medians_ms.at(i), flops = spec.flops_for(b.scalars), bytes = spec.bytes_for(b.scalars);
         s.cases.push_back({b.name, ms, ms * 0.97, 0.3, 40, flops / (ms * 1e6), bytes / (ms * 1e6),
@@ -109,7 +112,7 @@ int main(int argc, char** argv) {
         plotted += flops > 0;
         references += flops > 0 && r.reference_ms.at(i) > 0;
       }
-      s.score_ms = std::exp(log_sum / static_cast<double>(spec.benchmarks.size()));
+      s.score_ms = std::exp(log_sum / static_cast<double>(n));
       board.record(s);
       boards.insert({r.challenge, r.gpu});
     }
