@@ -61,7 +61,7 @@ constexpr double kSlackSeconds = 60;
 // The header keys this file reads. A line shaped like a directive with any other key is a typo that would silently
 // drop a check, so the header test rejects it.
 const std::set<std::string> kDirectives = {"expect",       "expect-message", "expect-output-lacks", "expect-charged",
-                                           "expect-timer", "judge-args",     "judge-command"};
+                                           "expect-timer", "judge-args",     "judge-command", "expect-stress-failed"};
 
 struct Entry {
   fs::path file;
@@ -75,6 +75,7 @@ struct Entry {
   std::string timer;
   std::vector<std::string> lacks;   // texts the report's output, message and diagnostics must not contain
   std::string charged;              // "trusted" or "gpu": what every timed benchmark of an accepted run was charged
+  std::vector<std::string> stress_failed;  // stress cases the report must list as failed (beside any verdict)
   std::vector<std::string> unknown_directives;
 
   std::string id() const { return challenge + "/" + file.filename().string(); }
@@ -127,6 +128,7 @@ Entry parse_entry(const fs::path& file, const std::string& challenge) {
     }
     if (line.rfind("// expect-output-lacks:", 0) == 0) e.lacks.push_back(value("// expect-output-lacks:"));
     if (line.rfind("// expect-charged:", 0) == 0) e.charged = value("// expect-charged:");
+    if (line.rfind("// expect-stress-failed:", 0) == 0) e.stress_failed.push_back(value("// expect-stress-failed:"));
   }
   return e;
 }
@@ -190,6 +192,15 @@ TEST(CorpusHeaders, EveryFileNamesKnownVerdicts) {
     }
     for (const auto& text : e.lacks)
       EXPECT_FALSE(text.empty()) << e.file << ": `// expect-output-lacks:` needs a text";
+    for (const auto& name : e.stress_failed) {
+      // A stress case of the challenge, by name: a typo would make the check vacuous.
+      const judge::Challenge c = judge::load_challenge(judge::testing::challenges_dir() / e.challenge);
+      bool found = false;
+      for (const auto* list : {&c.tests, &c.benchmarks})
+        for (const auto& k : *list) found = found || (k.name == name && k.stress);
+      EXPECT_TRUE(found) << e.file << ": expect-stress-failed names `" << name << "`, which is no stress case of "
+                         << e.challenge;
+    }
     if (!e.charged.empty()) {
       EXPECT_TRUE(e.charged == "trusted" || e.charged == "gpu")
           << e.file << ": expect-charged must be trusted or gpu, not `" << e.charged << "`";
@@ -720,6 +731,14 @@ TEST_P(Corpus, GetsItsVerdict) {
           << "the report's " << where << " contains `" << text << "`: "
           << content.substr(at == std::string::npos ? 0 : (at > 200 ? at - 200 : 0), 600);
     }
+  }
+
+  for (const auto& name : e.stress_failed) {
+    bool listed = false;
+    for (const auto& f : j.value("stress", json::object()).value("failed", json::array()))
+      listed = listed || f.value("case", "") == name;
+    EXPECT_TRUE(listed) << "stress case " << name << " is not reported as failed: "
+                        << j.value("stress", json::object()).dump();
   }
 
   if (!e.charged.empty() && got == "accepted") {
