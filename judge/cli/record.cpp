@@ -42,16 +42,22 @@ SubmissionRecord record_of(const JudgeReport& r, const std::string& user) {
   s.source = r.build.source_text;
   s.judge_version = std::string(judge_version());
   s.protections = r.protections;
+  // The timed benchmarks, graded and stress (a stress benchmark that failed is kept with its verdict and no time).
   for (const auto& c : r.cases) {
-    if (c.kind != "benchmark" || !c.timing) continue;
+    if (c.kind != "benchmark" || (!c.timing && !c.stress)) continue;
     CaseRecord cr;
     cr.name = c.name;
-    cr.median_ms = c.timing->median_ms;
-    cr.min_ms = c.timing->min_ms;
-    cr.spread_pct = c.timing->noise_pct;
-    cr.samples = c.timing->samples;
-    cr.gflops = c.gflops();
-    cr.gbps = c.gbps();
+    cr.stress = c.stress;
+    cr.beyond = c.beyond;
+    cr.verdict = std::string(to_string(c.verdict));
+    if (c.timing) {
+      cr.median_ms = c.timing->median_ms;
+      cr.min_ms = c.timing->min_ms;
+      cr.spread_pct = c.timing->noise_pct;
+      cr.samples = c.timing->samples;
+      cr.gflops = c.gflops();
+      cr.gbps = c.gbps();
+    }
     cr.reference_ms = c.reference_timing ? c.reference_timing->median_ms : 0;
     s.cases.push_back(cr);
   }

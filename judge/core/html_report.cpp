@@ -100,6 +100,8 @@ table { border-collapse: collapse; margin: 4px 0 8px; font-variant-numeric: tabu
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 th { background: var(--band); font-weight: 600; font-size: 12.5px; }
 td.num, th.num { text-align: right; }
+tr.stress-head th { text-align: left; padding-top: 0.8em; }
+tr.beyond td { color: #666; font-size: 90%; }
 tr.leader td { font-weight: 600; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 6px; }
 figure { display: flex; align-items: flex-start; gap: 18px; margin: 8px 0 12px; }
@@ -247,7 +249,9 @@ void cases_table(const BoardReport& b, const SubmissionRecord& s, Page& page) {
          "<th class=\"num\">min</th><th class=\"num\">GFLOP/s</th><th class=\"num\">GB/s</th>"
          "<th class=\"num\">SOL</th><th class=\"num\">reference</th><th class=\"num\">vs ref</th>"
          "<th class=\"num\">samples</th></tr></thead>\n<tbody>\n";
-  for (std::size_t i = 0; i < s.cases.size(); ++i) {
+  // The graded cases, then the stress cases under a heading of their own, each with what it goes past and, when it
+  // failed, its verdict (they decide nothing, so an accepted run can hold failed ones).
+  auto row = [&](std::size_t i) {
     const CaseRecord& c = s.cases[i];
     const Case* spec_case = benchmark_case(b, c.name);
     std::string sol = "-";
@@ -272,6 +276,23 @@ void cases_table(const BoardReport& b, const SubmissionRecord& s, Page& page) {
         has_ref ? fmt::format("{:.2f}x", c.reference_ms / c.median_ms) : "-",
         std::isfinite(c.spread_pct) ? fmt::format("{} ±{:.1f}%", c.samples, c.spread_pct)
                                     : fmt::format("{}", c.samples));
+    if (c.stress) {
+      const bool failed = !c.verdict.empty() && c.verdict != "accepted";
+      const auto verdict = parse_verdict(c.verdict);
+      out << fmt::format("<tr class=\"beyond\"><td></td><td colspan=\"9\">{}{}</td></tr>\n",
+                         failed ? fmt::format("<strong>✗ {}</strong> · ", e(verdict ? std::string(label(*verdict))
+                                                                                     : c.verdict))
+                                : "",
+                         e(c.beyond));
+    }
+  };
+  for (std::size_t i = 0; i < s.cases.size(); ++i)
+    if (!s.cases[i].stress) row(i);
+  if (std::any_of(s.cases.begin(), s.cases.end(), [](const CaseRecord& c) { return c.stress; })) {
+    out << "<tr class=\"stress-head\"><th colspan=\"10\">stress cases: beyond the statement's promises, reported "
+           "apart, never part of the verdict or the score</th></tr>\n";
+    for (std::size_t i = 0; i < s.cases.size(); ++i)
+      if (s.cases[i].stress) row(i);
   }
   out << "</tbody></table>\n";
 }
@@ -288,6 +309,7 @@ void roofline(const BoardReport& b, const SubmissionRecord& s, Page& page) {
   std::vector<const CaseRecord*> unplotted;
   for (std::size_t i = 0; i < s.cases.size(); ++i) {
     const CaseRecord& c = s.cases[i];
+    if (c.stress && c.verdict != "accepted") continue;  // a failed stress case has no time to plot
     if (!positive(c.gflops) || !positive(c.gbps) || !positive(c.median_ms)) {
       unplotted.push_back(&c);
       continue;

@@ -24,7 +24,9 @@ namespace {
 // misreading it.
 //   1: submissions and case_results.
 //   2: submissions.protections, each run's protections as a JSON array ('[]' for runs recorded under version 1).
-constexpr int kSchemaVersion = 2;
+//   3: case_results.stress, .beyond and .verdict: the stress cases (beyond the statement's promises) kept apart
+//      from the graded ones, each with its own verdict (runs recorded before: graded and accepted).
+constexpr int kSchemaVersion = 3;
 
 // Long enough for another judge's insert (milliseconds) even on a slow disk, short enough that a judge stuck
 // holding the lock is reported rather than waited on forever.
@@ -54,13 +56,21 @@ CREATE TABLE case_results (
   samples INTEGER NOT NULL,
   gflops REAL,
   gbps REAL,
-  reference_ms REAL
+  reference_ms REAL,
+  stress INTEGER NOT NULL DEFAULT 0,
+  beyond TEXT NOT NULL DEFAULT '',
+  verdict TEXT NOT NULL DEFAULT 'accepted'
 );
 CREATE INDEX case_results_by_submission ON case_results (submission_id);
 )sql";
 
 // From version 1 to 2: the runs already recorded keep an empty list, which reads as "not recorded".
 constexpr const char* kMigrateTo2 = "ALTER TABLE submissions ADD COLUMN protections TEXT NOT NULL DEFAULT '[]'";
+// From version 2 to 3: the cases already recorded are graded and accepted (only accepted runs were ever recorded).
+constexpr const char* kMigrateTo3 =
+    "ALTER TABLE case_results ADD COLUMN stress INTEGER NOT NULL DEFAULT 0; "
+    "ALTER TABLE case_results ADD COLUMN beyond TEXT NOT NULL DEFAULT ''; "
+    "ALTER TABLE case_results ADD COLUMN verdict TEXT NOT NULL DEFAULT 'accepted'";
 
 // The case metrics may be NaN (SQLite stores NaN as NULL), so those columns allow NULL and read back as NaN.
 // A reader of a version 1 file (read-only access migrates nothing) reads every run's protections as unrecorded. The
@@ -344,6 +354,10 @@ int open_schema(const Connection& connection) {
       connection.exec(kMigrateTo2, doing);
       version = 2;
     }
+    if (version == 2) {
+      connection.exec(kMigrateTo3, doing);
+      version = 3;
+    }
     if (version < 1 || version > kSchemaVersion) {
       throw not_a_leaderboard(connection.path(), fmt::format("unknown schema version {}", version));
     }
@@ -369,11 +383,13 @@ SubmissionRecord read_submission(const Statement& row) {
   return s;
 }
 
-// Fills in each submission's cases, in the order they were recorded.
+// Fills in each submission's cases, in the order they were recorded. A file older than version 3 (read-only access
+// migrates nothing) has only graded, accepted cases.
 void read_cases(const Connection& connection, std::vector<SubmissionRecord>& submissions, std::string_view doing) {
   Statement query(connection,
-                  "SELECT name, median_ms, min_ms, spread_pct, samples, gflops, gbps, reference_ms "
-                  "FROM case_results WHERE submission_id = ?1 ORDER BY rowid",
+                  fmt::format("SELECT name, median_ms, min_ms, spread_pct, samples, gflops, gbps, reference_ms, {} "
+                              "FROM case_results WHERE submission_id = ?1 ORDER BY rowid",
+                              user_version(connection) >= 3 ? "stress, beyond, verdict" : "0, '', 'accepted'"),
                   doing);
   for (auto& s : submissions) {
     query.bind(1, s.id);
@@ -387,6 +403,9 @@ void read_cases(const Connection& connection, std::vector<SubmissionRecord>& sub
       c.gflops = query.real(5);
       c.gbps = query.real(6);
       c.reference_ms = query.real(7);
+      c.stress = query.integer(8) != 0;
+      c.beyond = query.text(9);
+      c.verdict = query.text(10);
       s.cases.push_back(std::move(c));
     }
     query.reset();
@@ -482,7 +501,8 @@ Recorded Leaderboard::record(SubmissionRecord s) {
 
   Statement insert_case(connection,
                         "INSERT INTO case_results (submission_id, name, median_ms, min_ms, spread_pct, samples, "
-                        "gflops, gbps, reference_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                        "gflops, gbps, reference_ms, stress, beyond, verdict) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                         doing);
   for (const auto& c : s.cases) {
     insert_case.bind(1, id);
@@ -494,6 +514,9 @@ Recorded Leaderboard::record(SubmissionRecord s) {
     insert_case.bind(7, c.gflops);
     insert_case.bind(8, c.gbps);
     insert_case.bind(9, c.reference_ms);
+    insert_case.bind(10, std::int64_t{c.stress ? 1 : 0});
+    insert_case.bind(11, c.beyond);
+    insert_case.bind(12, c.verdict);
     insert_case.run();
     insert_case.reset();
   }
@@ -608,7 +631,10 @@ nlohmann::json to_json(const SubmissionRecord& s) {
                      {"samples", c.samples},
                      {"gflops", c.gflops},
                      {"gbps", c.gbps},
-                     {"reference_ms", c.reference_ms}});
+                     {"reference_ms", c.reference_ms},
+                     {"stress", c.stress},
+                     {"beyond", c.beyond},
+                     {"verdict", c.verdict}});
   }
   return {{"id", s.id},
           {"challenge", s.challenge},
@@ -651,6 +677,10 @@ SubmissionRecord submission_from_json(const nlohmann::json& j) {
     r.gflops = real(c, "gflops");
     r.gbps = real(c, "gbps");
     r.reference_ms = real(c, "reference_ms");
+    // Absent from results saved before stress cases: graded and accepted.
+    r.stress = c.value("stress", false);
+    r.beyond = c.value("beyond", std::string{});
+    r.verdict = c.value("verdict", std::string{"accepted"});
     s.cases.push_back(std::move(r));
   }
   // Absent from results saved by judges that did not record protections: not recorded.

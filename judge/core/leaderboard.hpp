@@ -30,6 +30,10 @@ struct CaseRecord {
   double gflops = 0;
   double gbps = 0;
   double reference_ms = 0;
+  // A stress case (beyond the statement's promises): recorded with its own verdict, never part of the score.
+  bool stress = false;
+  std::string beyond;                // the promise it goes past, as the judge printed it
+  std::string verdict = "accepted";  // a stress case may have failed in an accepted run
 };
 
 struct SubmissionRecord {

@@ -264,6 +264,37 @@ TEST_F(HtmlReport, CasesWithoutFlopsAreListedNotPlotted) {
   EXPECT_NE(page.find("<h2>vcopy<span class=\"id\">vcopy</span>"), std::string::npos);
 }
 
+// Stress cases sit under a heading of their own, after the graded ones, each with what it goes past and, when it
+// failed, its verdict; a failed one (no time) is not plotted.
+TEST_F(HtmlReport, StressCasesAreShownApartWithWhatTheyGoPast) {
+  Leaderboard board(db_);
+  SubmissionRecord s;
+  s.challenge = "vadd";
+  s.user = "dora";
+  s.gpu_name = kGpuA;
+  s.score_ms = 1;
+  s.cases = {{"b1", 1, 1, 0.1, 10, 1, 8, 0}};
+  judge::CaseRecord passed{"huge", 2, 2, 0.1, 10, 1, 8, 0};
+  passed.stress = true;
+  passed.beyond = "N = 5000 is past the statement's N <= 1000";
+  judge::CaseRecord failed{"huger", 0, 0, 0, 0, 0, 0, 0};
+  failed.stress = true;
+  failed.beyond = "N = 9000 is past the statement's N <= 1000 <script>";
+  failed.verdict = "wrong_answer";
+  s.cases.push_back(passed);
+  s.cases.push_back(failed);
+  board.record(s);
+  const std::string page = render(gather(&board));
+  const auto head = page.find("stress cases: beyond the statement's promises");
+  ASSERT_NE(head, std::string::npos) << page;
+  EXPECT_LT(page.find("data-case=\"b1\""), head);
+  EXPECT_GT(page.find("data-case=\"huge\""), head);
+  EXPECT_NE(page.find("N = 5000 is past the statement&#39;s N &lt;= 1000"), std::string::npos) << page;
+  EXPECT_NE(page.find("✗ Wrong answer</strong> · N = 9000"), std::string::npos) << page;
+  EXPECT_EQ(page.find("<script>"), std::string::npos);
+  EXPECT_EQ(count(page, "class=\"case-point\""), 2u) << "b1 and the stress case that passed, not the failed one";
+}
+
 TEST_F(HtmlReport, LadderSectionOnlyWhenThereAreLadders) {
   Leaderboard board(db_);
   fill(board);

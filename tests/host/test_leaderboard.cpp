@@ -431,7 +431,10 @@ TEST(Leaderboard, ToJsonCarriesEveryField) {
   EXPECT_EQ(c.at("gflops"), 20.0);
   EXPECT_EQ(c.at("gbps"), 800.0);
   EXPECT_EQ(c.at("reference_ms"), 1.5);
-  EXPECT_EQ(c.size(), 8u);
+  EXPECT_EQ(c.at("stress"), false);
+  EXPECT_EQ(c.at("beyond"), "");
+  EXPECT_EQ(c.at("verdict"), "accepted");
+  EXPECT_EQ(c.size(), 11u);
   ASSERT_TRUE(json.at("protections").is_array());
   ASSERT_EQ(json.at("protections").size(), 2u);
   EXPECT_EQ(json.at("protections").at(1).at("name"), "uid drop");
@@ -476,19 +479,75 @@ TEST(Leaderboard, NewerSchemaIsRefused) {
   TempDir dir;
   const auto path = dir / "lb.db";
   { Leaderboard board(path); }
-  RawConnection(path).exec("PRAGMA user_version = 3");
+  RawConnection(path).exec("PRAGMA user_version = 4");
   const auto message = error_from([&] { Leaderboard board(path); });
   EXPECT_TRUE(contains(message, path.string()));
   EXPECT_TRUE(contains(message, "newer judge"));
 }
 
-TEST(Leaderboard, NewFilesHaveSchemaVersion2WithProtections) {
+TEST(Leaderboard, NewFilesHaveSchemaVersion3WithProtectionsAndStressCases) {
   TempDir dir;
   const auto path = dir / "lb.db";
   { Leaderboard board(path); }
-  // A judge of version 1 refuses this file (newer schema) instead of writing runs without their protections.
-  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2);
+  // An older judge refuses this file (newer schema) instead of writing runs without their protections, or reading
+  // stress cases as graded ones.
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
   EXPECT_EQ(submission_columns(path).count("protections"), 1u);
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM pragma_table_info('case_results') "
+                                       "WHERE name IN ('stress', 'beyond', 'verdict')"),
+            3);
+}
+
+// Stress cases are stored apart from the graded ones, each with its own verdict, and read back so (the report
+// shows them in a section of their own); results saved as JSON keep them too.
+TEST(Leaderboard, StressCasesKeepTheirVerdictAndWhatTheyGoPast) {
+  TempDir dir;
+  Leaderboard board(dir / "lb.db");
+  SubmissionRecord s = submission("alice", 2.0);
+  CaseRecord stress;
+  stress.name = "N_134217728";
+  stress.stress = true;
+  stress.beyond = "N = 134217728 is past the statement's N <= 100000000";
+  stress.verdict = "wrong_answer";
+  s.cases.push_back(stress);
+  const auto id = board.record(s).id;
+  const auto back = board.get(id);
+  ASSERT_TRUE(back.has_value());
+  ASSERT_EQ(back->cases.size(), s.cases.size());
+  EXPECT_FALSE(back->cases.front().stress);
+  EXPECT_EQ(back->cases.front().verdict, "accepted");
+  EXPECT_TRUE(back->cases.back().stress);
+  EXPECT_EQ(back->cases.back().beyond, stress.beyond);
+  EXPECT_EQ(back->cases.back().verdict, "wrong_answer");
+  const SubmissionRecord saved = judge::submission_from_json(judge::to_json(*back));
+  EXPECT_TRUE(saved.cases.back().stress);
+  EXPECT_EQ(saved.cases.back().verdict, "wrong_answer");
+  EXPECT_EQ(saved.cases.back().beyond, stress.beyond);
+}
+
+// A version 2 file (before stress cases): its cases read back graded and accepted, before and after the migration.
+TEST(Leaderboard, Version2FileReadsItsCasesAsGradedAndMigratesOnFirstWrite) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  write_version_1_leaderboard(path);
+  RawConnection(path).exec(
+      "ALTER TABLE submissions ADD COLUMN protections TEXT NOT NULL DEFAULT '[]'; PRAGMA user_version = 2");
+  {
+    Leaderboard reader(path, Leaderboard::Access::read_only);
+    const auto old = reader.get(1);
+    ASSERT_TRUE(old.has_value());
+    ASSERT_EQ(old->cases.size(), 1u);
+    EXPECT_FALSE(old->cases[0].stress);
+    EXPECT_EQ(old->cases[0].verdict, "accepted");
+  }
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2) << "a reader migrates nothing";
+  Leaderboard board(path);
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
+  const auto old = board.get(1);
+  ASSERT_TRUE(old.has_value());
+  EXPECT_EQ(old->cases.at(0).samples, 30);
+  EXPECT_FALSE(old->cases.at(0).stress);
+  EXPECT_EQ(old->cases.at(0).verdict, "accepted");
 }
 
 // A leaderboard written by a judge of schema version 1 keeps working: read-only access (reports) reads it as it is,
@@ -514,7 +573,7 @@ TEST(Leaderboard, Version1FileIsReadAsItIsAndMigratedOnFirstWrite) {
   std::int64_t new_id = 0;
   {
     Leaderboard board(path);
-    EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2);
+    EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
     EXPECT_EQ(submission_columns(path).count("protections"), 1u);
     const auto old = board.get(1);
     ASSERT_TRUE(old.has_value());
@@ -529,7 +588,7 @@ TEST(Leaderboard, Version1FileIsReadAsItIsAndMigratedOnFirstWrite) {
     EXPECT_EQ(recorded.rank, 1);
     EXPECT_EQ(recorded.ranked, 2);
   }
-  Leaderboard reopened(path);  // already at version 2: nothing to migrate
+  Leaderboard reopened(path);  // already at version 3: nothing to migrate
   const auto fresh = reopened.get(new_id);
   ASSERT_TRUE(fresh.has_value());
   ASSERT_EQ(fresh->protections.size(), 2u);
@@ -577,7 +636,7 @@ TEST(Leaderboard, ConcurrentOpensMigrateAVersion1FileOnce) {
   }
   for (auto& thread : threads) thread.join();
   for (const auto& e : errors) EXPECT_EQ(e, "");
-  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2);
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
   Leaderboard board(path);
   const auto history = board.history("vector_add");
   ASSERT_EQ(history.size(), std::size_t{kThreads + 1});
@@ -682,7 +741,7 @@ TEST(Leaderboard, ReadOnlyAccessRefusesWhatReadWriteRefuses) {
                        "other tables"));
   const auto newer = dir / "newer.db";
   { Leaderboard board(newer); }
-  RawConnection(newer).exec("PRAGMA user_version = 3");
+  RawConnection(newer).exec("PRAGMA user_version = 4");
   EXPECT_TRUE(contains(error_from([&] { Leaderboard board(newer, Leaderboard::Access::read_only); }),
                        "newer judge"));
 }
