@@ -3,7 +3,7 @@
 // The sums_99_percent.cu cheat, made harder to catch: exact on every functional test, and it sums only the first 99%
 // of the input (rescaled by 1/0.99) when N > 10^7, which only the benchmark cases reach. `judge submit` checks the
 // output of every timed call, so the benchmark that made it fast also fails it: the skipped 1% of 100M uniform
-// values is off by hundreds, against an absolute tolerance of 1. (The graded N_99999999 catches it: a stress case
+// values is off by hundreds, against an absolute tolerance of 1. (The graded N_100000000 catches it: a stress case
 // alone could not, since stress cases never reject.)
 #include <cuda_runtime.h>
 
