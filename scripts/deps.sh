@@ -4,7 +4,8 @@
 # installed (nvcc on PATH or in /usr/local/cuda).
 # Extra CMake arguments may come in JUDGE_CMAKE_ARGS, e.g. -DSQLite3_INCLUDE_DIR=... for a header outside /usr/include.
 # With JUDGE_TEST_DEPS=1 (scripts/test.sh) it also installs what the tests need beyond the build: headless Chromium,
-# which loads the `judge report` page (tests/report/test_report_chromium.sh; JUDGE_CHROMIUM names another browser).
+# which loads the `judge report` page (tests/report/test_report_chromium.sh; JUDGE_CHROMIUM names another browser),
+# bubblewrap, and Slurm with munge (slurmctld slurmd slurm-client munge) for the `judge batch --slurm` test.
 set -euo pipefail
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -70,6 +71,26 @@ if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! command -v bwrap >/dev/null 2>&1; then
   if ! { command -v apt-get >/dev/null 2>&1 && $sudo apt-get update -qq &&
          DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends bubblewrap; }; then
     echo "deps: warning: could not install bubblewrap; the tests that run it will say so and skip" >&2
+  fi
+fi
+
+# A real single-node Slurm for the `judge batch --slurm` test (tests/slurm/test_slurm_batch.sh starts it from a
+# script, without systemd): the controller, the node daemon, the client tools and munge. Debian starts none of them
+# when they are installed in a container (no init); the test never uses a system instance anyway.
+if [ "${JUDGE_TEST_DEPS:-0}" = 1 ]; then
+  slurm_missing=()
+  for pair in slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client munged:munge; do
+    tool=${pair%%:*}
+    command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || slurm_missing+=("${pair#*:}")
+  done
+  if [ ${#slurm_missing[@]} -gt 0 ]; then
+    echo "deps: installing ${slurm_missing[*]} (the Slurm batch test runs a single-node cluster)"
+    if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+    if ! { command -v apt-get >/dev/null 2>&1 && $sudo apt-get update -qq &&
+           DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${slurm_missing[@]}"; }; then
+      echo "deps: warning: could not install ${slurm_missing[*]}; the slurm_batch test will fail until they are" \
+           "installed" >&2
+    fi
   fi
 fi
 

@@ -66,11 +66,13 @@ SubmissionRecord record_of(const JudgeReport& r, const std::string& user) {
 
 }  // namespace
 
-RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::filesystem::path& db) {
+RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::filesystem::path& db,
+                                const std::string& run_key) {
   RecordOutcome out;
   out.attempted = true;
   out.database = db.string();
   SubmissionRecord s = record_of(r, user);
+  s.run_key = run_key;
   try {
     Leaderboard board(db);
     Recorded recorded = board.record(s);

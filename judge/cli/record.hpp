@@ -9,6 +9,9 @@
 
 namespace judge::cli {
 
-RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::filesystem::path& db);
+// run_key, when not empty, identifies the run on the leaderboard (SubmissionRecord::run_key): a run recorded again
+// under the same key (a Slurm task judging again what it judged before it was killed) is not recorded twice.
+RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::filesystem::path& db,
+                                const std::string& run_key = {});
 
 }  // namespace judge::cli

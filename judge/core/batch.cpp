@@ -102,7 +102,8 @@ BatchProtections batch_protections(const std::vector<BatchResult>& results) {
 }
 
 std::vector<BatchResult> run_batch(const Challenge& challenge, const std::vector<BatchEntry>& entries,
-                                   const BatchPlan& plan, const std::function<void(const BatchResult&)>& on_done) {
+                                   const BatchPlan& plan, const std::function<void(const BatchResult&)>& on_done,
+                                   const std::function<void(std::size_t, int)>& on_start) {
   std::vector<BatchResult> results(entries.size());
   std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
@@ -116,6 +117,7 @@ std::vector<BatchResult> run_batch(const Challenge& challenge, const std::vector
     for (std::size_t i; (i = next.fetch_add(1)) < entries.size();) {
       BatchResult r{i, entries[i], device, JudgeReport{}};
       o.lock_holder = fmt::format("judge batch ({})", entries[i].name);
+      if (on_start) on_start(i, device);
       try {
         r.report = judge_submission(challenge, entries[i].source, o);
       } catch (const std::exception& e) {

@@ -65,8 +65,10 @@ struct BatchProtections {
 BatchProtections batch_protections(const std::vector<BatchResult>& results);
 
 // Judges every entry; on_done is called (serialised, from the worker threads) as each finishes, in completion
-// order. The results come back in the entries' order.
+// order, and on_start (may be empty; from the worker threads at once, each for its own entry) as each begins, with
+// the entry's index and its GPU. The results come back in the entries' order.
 std::vector<BatchResult> run_batch(const Challenge& challenge, const std::vector<BatchEntry>& entries,
-                                   const BatchPlan& plan, const std::function<void(const BatchResult&)>& on_done);
+                                   const BatchPlan& plan, const std::function<void(const BatchResult&)>& on_done,
+                                   const std::function<void(std::size_t, int)>& on_start = {});
 
 }  // namespace judge

@@ -51,6 +51,7 @@ struct SubmissionRecord {
   // What kept the submission from the judge's records when it ran (JudgeReport::protections). Empty for runs
   // recorded before judges recorded it (schema version 1): "not recorded", not "none".
   std::vector<Protection> protections;
+  std::string run_key;  // non-empty: this run's identity (`judge batch --slurm`: job, index, hash), recorded once
 };
 
 struct RankingEntry {
@@ -68,6 +69,7 @@ struct Recorded {
   std::int64_t id = 0;
   int rank = 0;    // the user's place on this challenge and GPU (with their best run, which may be an earlier one)
   int ranked = 0;  // how many users the ranking had then
+  bool duplicate = false;  // a run of this run_key was already recorded: nothing inserted, id is that run's
 };
 
 // One challenge on one GPU, for the overview: who leads and how many take part.
