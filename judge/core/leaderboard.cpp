@@ -25,7 +25,8 @@ namespace {
 //   1: submissions and case_results.
 //   2: submissions.protections, each run's protections as a JSON array ('[]' for runs recorded under version 1).
 //   3: case_results.stress, .beyond and .verdict: the stress cases (beyond the statement's promises) kept apart
-//      from the graded ones, each with its own verdict (runs recorded before: graded and accepted).
+//      from the graded ones, each with its own verdict (runs recorded before: graded and accepted); and
+//      submissions.run_key, unique where set, so a run judged again (a resumed Slurm task) is recorded once.
 constexpr int kSchemaVersion = 3;
 
 // Long enough for another judge's insert (milliseconds) even on a slow disk, short enough that a judge stuck
@@ -44,9 +45,11 @@ CREATE TABLE submissions (
   source_hash TEXT NOT NULL,
   source TEXT NOT NULL,
   judge_version TEXT NOT NULL,
-  protections TEXT NOT NULL DEFAULT '[]'
+  protections TEXT NOT NULL DEFAULT '[]',
+  run_key TEXT
 );
 CREATE INDEX submissions_by_ranking ON submissions (challenge, gpu_name, user, score_ms);
+CREATE UNIQUE INDEX submissions_by_run_key ON submissions (run_key) WHERE run_key IS NOT NULL;
 CREATE TABLE case_results (
   submission_id INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
   name TEXT NOT NULL,
@@ -70,7 +73,9 @@ constexpr const char* kMigrateTo2 = "ALTER TABLE submissions ADD COLUMN protecti
 constexpr const char* kMigrateTo3 =
     "ALTER TABLE case_results ADD COLUMN stress INTEGER NOT NULL DEFAULT 0; "
     "ALTER TABLE case_results ADD COLUMN beyond TEXT NOT NULL DEFAULT ''; "
-    "ALTER TABLE case_results ADD COLUMN verdict TEXT NOT NULL DEFAULT 'accepted'";
+    "ALTER TABLE case_results ADD COLUMN verdict TEXT NOT NULL DEFAULT 'accepted'; "
+    "ALTER TABLE submissions ADD COLUMN run_key TEXT; "
+    "CREATE UNIQUE INDEX submissions_by_run_key ON submissions (run_key) WHERE run_key IS NOT NULL";
 
 // The case metrics may be NaN (SQLite stores NaN as NULL), so those columns allow NULL and read back as NaN.
 // A reader of a version 1 file (read-only access migrates nothing) reads every run's protections as unrecorded. The
@@ -482,9 +487,32 @@ Recorded Leaderboard::record(SubmissionRecord s) {
   const char* doing = "recording the submission";
   Transaction transaction(connection, Transaction::Mode::write, doing);
 
+  // A run recorded before under the same key (a Slurm task that judged it, then was killed before it said so) is
+  // not recorded again: the answer is that run's, read in this transaction like any other.
+  auto ranked = [&](Recorded recorded, const std::string& user) {
+    const std::vector<RankingEntry> ranking = read_ranking(connection, s.challenge, s.gpu_name, doing);
+    recorded.ranked = static_cast<int>(ranking.size());
+    for (const auto& e : ranking)
+      if (e.user == user) recorded.rank = e.rank;
+    return recorded;
+  };
+  if (!s.run_key.empty()) {
+    Statement existing(connection, "SELECT id, user FROM submissions WHERE run_key = ?1", doing);
+    existing.bind(1, s.run_key);
+    if (existing.step()) {
+      Recorded recorded;
+      recorded.id = existing.integer(0);
+      recorded.duplicate = true;
+      recorded = ranked(recorded, existing.text(1));
+      transaction.commit();
+      return recorded;
+    }
+  }
+
   Statement insert(connection,
                    "INSERT INTO submissions (challenge, user, gpu_name, compute_capability, created_at, score_ms, "
-                   "source_hash, source, judge_version, protections) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                   "source_hash, source, judge_version, protections, run_key) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                    doing);
   insert.bind(1, s.challenge);
   insert.bind(2, s.user);
@@ -496,6 +524,7 @@ Recorded Leaderboard::record(SubmissionRecord s) {
   insert.bind(8, s.source);
   insert.bind(9, s.judge_version);
   insert.bind(10, nlohmann::json(s.protections).dump());
+  insert.bind_optional(11, s.run_key.empty() ? std::nullopt : std::optional<std::string>(s.run_key));
   insert.run();
   const std::int64_t id = sqlite3_last_insert_rowid(connection.get());
 
@@ -522,10 +551,7 @@ Recorded Leaderboard::record(SubmissionRecord s) {
   }
   Recorded recorded;
   recorded.id = id;
-  const std::vector<RankingEntry> ranking = read_ranking(connection, s.challenge, s.gpu_name, doing);
-  recorded.ranked = static_cast<int>(ranking.size());
-  for (const auto& e : ranking)
-    if (e.user == s.user) recorded.rank = e.rank;
+  recorded = ranked(recorded, s.user);
   transaction.commit();
   return recorded;
 }
@@ -647,7 +673,8 @@ nlohmann::json to_json(const SubmissionRecord& s) {
           {"source", s.source},
           {"judge_version", s.judge_version},
           {"cases", std::move(cases)},
-          {"protections", s.protections}};
+          {"protections", s.protections},
+          {"run_key", s.run_key}};
 }
 
 SubmissionRecord submission_from_json(const nlohmann::json& j) {
@@ -683,6 +710,7 @@ SubmissionRecord submission_from_json(const nlohmann::json& j) {
     r.verdict = c.value("verdict", std::string{"accepted"});
     s.cases.push_back(std::move(r));
   }
+  s.run_key = j.value("run_key", std::string{});
   // Absent from results saved by judges that did not record protections: not recorded.
   if (const auto p = j.find("protections"); p != j.end() && !p->is_null())
     s.protections = p->get<std::vector<Protection>>();

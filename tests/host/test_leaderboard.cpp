@@ -440,7 +440,8 @@ TEST(Leaderboard, ToJsonCarriesEveryField) {
   EXPECT_EQ(json.at("protections").at(1).at("name"), "uid drop");
   EXPECT_EQ(json.at("protections").at(1).at("on"), false);
   EXPECT_EQ(json.at("protections").at(1).at("why"), "judge not running as root: solver keeps uid 1000");
-  EXPECT_EQ(json.size(), 12u);
+  EXPECT_EQ(json.at("run_key"), "");
+  EXPECT_EQ(json.size(), 13u);
 
   const auto entry = to_json(board.ranking("vector_add", kH100).at(0));
   EXPECT_EQ(entry.at("rank"), 1);
@@ -496,6 +497,7 @@ TEST(Leaderboard, NewFilesHaveSchemaVersion3WithProtectionsAndStressCases) {
   EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM pragma_table_info('case_results') "
                                        "WHERE name IN ('stress', 'beyond', 'verdict')"),
             3);
+  EXPECT_EQ(submission_columns(path).count("run_key"), 1u);
 }
 
 // Stress cases are stored apart from the graded ones, each with its own verdict, and read back so (the report
@@ -525,6 +527,56 @@ TEST(Leaderboard, StressCasesKeepTheirVerdictAndWhatTheyGoPast) {
   EXPECT_EQ(saved.cases.back().beyond, stress.beyond);
 }
 
+// A run judged again under the same key (a Slurm task killed after recording, then resumed) is recorded once: the
+// second record() inserts nothing and answers with the first run's id and its user's rank. Runs without a key, or
+// with other keys, are recorded as always; the key survives the JSON a failed write is saved as.
+TEST(Leaderboard, ARunKeyIsRecordedOnce) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  Leaderboard board(path);
+  SubmissionRecord first = submission("alice", 2.0);
+  first.run_key = "slurm:41:0:abc";
+  const Recorded a = board.record(first);
+  EXPECT_FALSE(a.duplicate);
+  SubmissionRecord again = submission("alice", 1.0);  // judged again: another time, the same run
+  again.run_key = first.run_key;
+  const Recorded b = board.record(again);
+  EXPECT_TRUE(b.duplicate);
+  EXPECT_EQ(b.id, a.id);
+  EXPECT_EQ(b.rank, 1);
+  EXPECT_EQ(b.ranked, 1);
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions"), 1);
+  EXPECT_EQ(board.ranking("vector_add", kH100).at(0).score_ms, 2.0) << "the first run's score stands";
+  SubmissionRecord other = submission("bob", 3.0);
+  other.run_key = "slurm:41:1:def";
+  EXPECT_FALSE(board.record(other).duplicate);
+  board.record(submission("carol", 4.0));
+  board.record(submission("carol", 5.0));  // no key: every run counts
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions"), 4);
+  EXPECT_EQ(judge::submission_from_json(judge::to_json(first)).run_key, first.run_key);
+}
+
+// Writers racing with one key (two tasks of a resumed job): exactly one row.
+TEST(Leaderboard, ConcurrentWritersOfOneRunKeyLeaveOneRow) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  { Leaderboard board(path); }
+  constexpr int kThreads = 6;
+  std::vector<std::thread> threads;
+  std::vector<int> duplicates(kThreads, -1);
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      Leaderboard board(path);
+      SubmissionRecord s = submission("alice", 1.0 + t);
+      s.run_key = "slurm:7:3:same";
+      duplicates[t] = board.record(s).duplicate ? 1 : 0;
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(std::count(duplicates.begin(), duplicates.end(), 0), 1);
+  EXPECT_EQ(std::count(duplicates.begin(), duplicates.end(), 1), kThreads - 1);
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions"), 1);
+}
+
 // A version 2 file (before stress cases): its cases read back graded and accepted, before and after the migration.
 TEST(Leaderboard, Version2FileReadsItsCasesAsGradedAndMigratesOnFirstWrite) {
   TempDir dir;
@@ -543,6 +595,7 @@ TEST(Leaderboard, Version2FileReadsItsCasesAsGradedAndMigratesOnFirstWrite) {
   EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2) << "a reader migrates nothing";
   Leaderboard board(path);
   EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
+  EXPECT_EQ(submission_columns(path).count("run_key"), 1u);
   const auto old = board.get(1);
   ASSERT_TRUE(old.has_value());
   EXPECT_EQ(old->cases.at(0).samples, 30);
