@@ -1,7 +1,7 @@
 #pragma once
 // Putting an accepted run on the leaderboard (`judge submit`, `judge batch`). If the database cannot take it, the
-// result is written beside it as a JSON file and the outcome says where: nothing is lost.
-#include <filesystem>
+// result is written as a JSON file beside it (or, for a PostgreSQL database, in the judge's data folder; see
+// pending_dirs()) and the outcome says where: nothing is lost.
 #include <string>
 
 #include "judge/core/judging.hpp"
@@ -9,6 +9,7 @@
 
 namespace judge::cli {
 
-RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::filesystem::path& db);
+// database: an SQLite file or a postgresql:// URI (leaderboard_location.hpp).
+RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::string& database);
 
 }  // namespace judge::cli

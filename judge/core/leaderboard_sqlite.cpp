@@ -1,34 +1,21 @@
-#include "judge/core/leaderboard.hpp"
-
+// The leaderboard in one SQLite file: the default, embedded, for the judges of one machine. The schema version is
+// the file's user_version; older files are migrated on first write, and read as they are by readers.
 #include <cmath>
-#include <ctime>
+#include <filesystem>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
 #include <sqlite3.h>
 
-#include "judge/core/sha256.hpp"
-
-#ifndef JUDGE_VERSION
-#define JUDGE_VERSION "unknown"
-#endif
+#include "judge/core/leaderboard_store.hpp"
 
 namespace judge {
 namespace {
 
-// Bump with a migration in open_schema() whenever the tables change; older judges then refuse the file instead of
-// misreading it.
-//   1: submissions and case_results.
-//   2: submissions.protections, each run's protections as a JSON array ('[]' for runs recorded under version 1).
-constexpr int kSchemaVersion = 2;
-
-// Long enough for another judge's insert (milliseconds) even on a slow disk, short enough that a judge stuck
-// holding the lock is reported rather than waited on forever.
-constexpr std::chrono::milliseconds kDefaultBusyTimeout{10'000};
+constexpr int kSchemaVersion = kLeaderboardSchema;
 
 constexpr const char* kCreateSchema = R"sql(
 CREATE TABLE submissions (
@@ -42,9 +29,11 @@ CREATE TABLE submissions (
   source_hash TEXT NOT NULL,
   source TEXT NOT NULL,
   judge_version TEXT NOT NULL,
-  protections TEXT NOT NULL DEFAULT '[]'
+  protections TEXT NOT NULL DEFAULT '[]',
+  run_key TEXT
 );
 CREATE INDEX submissions_by_ranking ON submissions (challenge, gpu_name, user, score_ms);
+CREATE UNIQUE INDEX submissions_by_run_key ON submissions (run_key);
 CREATE TABLE case_results (
   submission_id INTEGER NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
   name TEXT NOT NULL,
@@ -54,7 +43,10 @@ CREATE TABLE case_results (
   samples INTEGER NOT NULL,
   gflops REAL,
   gbps REAL,
-  reference_ms REAL
+  reference_ms REAL,
+  stress INTEGER NOT NULL DEFAULT 0,
+  verdict TEXT NOT NULL DEFAULT '',
+  beyond TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX case_results_by_submission ON case_results (submission_id);
 )sql";
@@ -62,35 +54,30 @@ CREATE INDEX case_results_by_submission ON case_results (submission_id);
 // From version 1 to 2: the runs already recorded keep an empty list, which reads as "not recorded".
 constexpr const char* kMigrateTo2 = "ALTER TABLE submissions ADD COLUMN protections TEXT NOT NULL DEFAULT '[]'";
 
+// From version 2 to 3: no run recorded so far has a run key (NULL: none, and SQLite's UNIQUE lets NULLs repeat), and
+// every case recorded so far was an accepted one within the promises.
+constexpr const char* kMigrateTo3 = R"sql(
+ALTER TABLE submissions ADD COLUMN run_key TEXT;
+CREATE UNIQUE INDEX submissions_by_run_key ON submissions (run_key);
+ALTER TABLE case_results ADD COLUMN stress INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE case_results ADD COLUMN verdict TEXT NOT NULL DEFAULT '';
+ALTER TABLE case_results ADD COLUMN beyond TEXT NOT NULL DEFAULT '';
+)sql";
+
 // The case metrics may be NaN (SQLite stores NaN as NULL), so those columns allow NULL and read back as NaN.
-// A reader of a version 1 file (read-only access migrates nothing) reads every run's protections as unrecorded. The
-// version is read in the reader's transaction: another judge may have migrated the file since it was opened.
+// A reader of an older file (read-only access migrates nothing) reads what it lacks as a judge of its time recorded
+// it: protections unrecorded (version 1), no run key, every case accepted within the promises (versions 1 and 2).
+// The version is read in the reader's transaction: another judge may have migrated the file since it was opened.
 std::string submission_columns(int version) {
   return fmt::format(
       "id, challenge, user, gpu_name, compute_capability, created_at, score_ms, source_hash, source, judge_version, "
-      "{}",
-      version >= 2 ? "protections" : "'[]'");
+      "{}, {}",
+      version >= 2 ? "protections" : "'[]'", version >= 3 ? "coalesce(run_key, '')" : "''");
 }
 
-// The stored list; a text that is not one (edited by hand) reads as a single protection, off, saying so, rather
-// than as "not recorded" or as an error that would hide the rest of the leaderboard.
-std::vector<Protection> protections_from_text(const std::string& text) {
-  try {
-    return nlohmann::json::parse(text).get<std::vector<Protection>>();
-  } catch (const nlohmann::json::exception& e) {
-    return {{"protections", false, fmt::format("the stored list could not be read ({})", e.what())}};
-  }
-}
-
-std::string utc_now_iso8601() {
-  const auto since_epoch = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::system_clock::now().time_since_epoch());
-  const std::time_t seconds = static_cast<std::time_t>(since_epoch.count() / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  return fmt::format("{}.{:03}Z", text, since_epoch.count() % 1000);
+std::string case_columns(int version) {
+  return fmt::format("name, median_ms, min_ms, spread_pct, samples, gflops, gbps, reference_ms, {}",
+                     version >= 3 ? "stress, verdict, beyond" : "0, '', ''");
 }
 
 LeaderboardError not_a_leaderboard(const std::string& path, std::string_view detail) {
@@ -344,6 +331,10 @@ int open_schema(const Connection& connection) {
       connection.exec(kMigrateTo2, doing);
       version = 2;
     }
+    if (version == 2) {
+      connection.exec(kMigrateTo3, doing);
+      version = 3;
+    }
     if (version < 1 || version > kSchemaVersion) {
       throw not_a_leaderboard(connection.path(), fmt::format("unknown schema version {}", version));
     }
@@ -365,15 +356,17 @@ SubmissionRecord read_submission(const Statement& row) {
   s.source_hash = row.text(7);
   s.source = row.text(8);
   s.judge_version = row.text(9);
-  s.protections = protections_from_text(row.text(10));
+  s.protections = store::protections_from_text(row.text(10));
+  s.run_key = row.text(11);
   return s;
 }
 
 // Fills in each submission's cases, in the order they were recorded.
-void read_cases(const Connection& connection, std::vector<SubmissionRecord>& submissions, std::string_view doing) {
+void read_cases(const Connection& connection, int version, std::vector<SubmissionRecord>& submissions,
+                std::string_view doing) {
   Statement query(connection,
-                  "SELECT name, median_ms, min_ms, spread_pct, samples, gflops, gbps, reference_ms "
-                  "FROM case_results WHERE submission_id = ?1 ORDER BY rowid",
+                  fmt::format("SELECT {} FROM case_results WHERE submission_id = ?1 ORDER BY rowid",
+                              case_columns(version)),
                   doing);
   for (auto& s : submissions) {
     query.bind(1, s.id);
@@ -387,6 +380,9 @@ void read_cases(const Connection& connection, std::vector<SubmissionRecord>& sub
       c.gflops = query.real(5);
       c.gbps = query.real(6);
       c.reference_ms = query.real(7);
+      c.stress = query.integer(8) != 0;
+      c.verdict = query.text(9);
+      c.beyond = query.text(10);
       s.cases.push_back(std::move(c));
     }
     query.reset();
@@ -428,255 +424,175 @@ std::vector<RankingEntry> read_ranking(const Connection& connection, const std::
 
 }  // namespace
 
-struct Leaderboard::Db {
-  Db(const std::filesystem::path& path, Access access) : connection(path, access) {}
-  Connection connection;
-  int version = kSchemaVersion;  // of the tables; 0 only for a read-only look at a file no judge has written to
-  bool has_tables() const { return version > 0; }
-  // One connection runs one transaction at a time; this keeps a Leaderboard shared between threads from
-  // interleaving statements of different transactions.
-  std::mutex mutex;
+namespace {
+
+class SqliteStore final : public LeaderboardStore {
+ public:
+  SqliteStore(const std::string& path, Leaderboard::Access access) : connection_(path, access) {
+    version_ = open_schema(connection_);
+  }
+
+  void set_busy_timeout(std::chrono::milliseconds timeout) override { connection_.set_busy_timeout(timeout); }
+
+  Recorded record(const SubmissionRecord& s) override {
+    const char* doing = "recording the submission";
+    Transaction transaction(connection_, Transaction::Mode::write, doing);
+    // A run recorded before (a resumed batch judging it again) is answered from its row: the write lock is held, so
+    // no other judge can insert the same key between this look and the insert.
+    if (!s.run_key.empty()) {
+      Statement existing(connection_, "SELECT id, user, challenge, gpu_name FROM submissions WHERE run_key = ?1",
+                         doing);
+      existing.bind(1, s.run_key);
+      if (existing.step()) {
+        const std::int64_t id = existing.integer(0);
+        const std::string user = existing.text(1);
+        const auto ranking = read_ranking(connection_, existing.text(2), existing.text(3), doing);
+        transaction.commit();
+        return store::recorded(id, user, ranking, true);
+      }
+    }
+    Statement insert(connection_,
+                     "INSERT INTO submissions (challenge, user, gpu_name, compute_capability, created_at, score_ms, "
+                     "source_hash, source, judge_version, protections, run_key) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                     doing);
+    insert.bind(1, s.challenge);
+    insert.bind(2, s.user);
+    insert.bind(3, s.gpu_name);
+    insert.bind(4, s.compute_capability);
+    insert.bind(5, s.created_at);
+    insert.bind(6, s.score_ms);
+    insert.bind(7, s.source_hash);
+    insert.bind(8, s.source);
+    insert.bind(9, s.judge_version);
+    insert.bind(10, nlohmann::json(s.protections).dump());
+    insert.bind_optional(11, s.run_key.empty() ? std::nullopt : std::optional<std::string>(s.run_key));
+    insert.run();
+    const std::int64_t id = sqlite3_last_insert_rowid(connection_.get());
+
+    Statement insert_case(connection_,
+                          "INSERT INTO case_results (submission_id, name, median_ms, min_ms, spread_pct, samples, "
+                          "gflops, gbps, reference_ms, stress, verdict, beyond) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                          doing);
+    for (const auto& c : s.cases) {
+      insert_case.bind(1, id);
+      insert_case.bind(2, c.name);
+      insert_case.bind(3, c.median_ms);
+      insert_case.bind(4, c.min_ms);
+      insert_case.bind(5, c.spread_pct);
+      insert_case.bind(6, std::int64_t{c.samples});
+      insert_case.bind(7, c.gflops);
+      insert_case.bind(8, c.gbps);
+      insert_case.bind(9, c.reference_ms);
+      insert_case.bind(10, std::int64_t{c.stress ? 1 : 0});
+      insert_case.bind(11, c.verdict);
+      insert_case.bind(12, c.beyond);
+      insert_case.run();
+      insert_case.reset();
+    }
+    const auto ranking = read_ranking(connection_, s.challenge, s.gpu_name, doing);
+    transaction.commit();
+    return store::recorded(id, s.user, ranking, false);
+  }
+
+  std::vector<RankingEntry> ranking(const std::string& challenge, const std::string& gpu_name) override {
+    if (!has_tables()) return {};
+    return read_ranking(connection_, challenge, gpu_name, "reading the ranking");
+  }
+
+  std::vector<std::string> gpus(const std::string& challenge) override {
+    if (!has_tables()) return {};
+    Statement query(connection_, "SELECT DISTINCT gpu_name FROM submissions WHERE challenge = ?1 ORDER BY gpu_name",
+                    "listing the GPUs");
+    query.bind(1, challenge);
+    std::vector<std::string> names;
+    while (query.step()) names.push_back(query.text(0));
+    return names;
+  }
+
+  std::vector<BoardSummary> overview() override {
+    if (!has_tables()) return {};
+    // The leader is the first run in the ranking's order (score, then created_at, then id); its user is ranked
+    // first.
+    Statement query(connection_, R"sql(
+      WITH runs AS (
+        SELECT challenge, gpu_name, user, score_ms, id, created_at,
+               row_number() OVER (PARTITION BY challenge, gpu_name ORDER BY score_ms, created_at, id) AS place,
+               count(*) OVER (PARTITION BY challenge, gpu_name) AS submissions
+        FROM submissions),
+      users AS (
+        SELECT challenge, gpu_name, count(DISTINCT user) AS users FROM submissions GROUP BY challenge, gpu_name)
+      SELECT runs.challenge, runs.gpu_name, user, score_ms, id, created_at, users, submissions
+      FROM runs JOIN users USING (challenge, gpu_name)
+      WHERE place = 1
+      ORDER BY runs.challenge, runs.gpu_name)sql",
+                    "reading the overview");
+    std::vector<BoardSummary> boards;
+    while (query.step()) {
+      BoardSummary b;
+      b.challenge = query.text(0);
+      b.gpu_name = query.text(1);
+      b.leader = query.text(2);
+      b.score_ms = query.real(3);
+      b.submission_id = query.integer(4);
+      b.created_at = query.text(5);
+      b.users = static_cast<int>(query.integer(6));
+      b.submissions = static_cast<int>(query.integer(7));
+      boards.push_back(std::move(b));
+    }
+    return boards;
+  }
+
+  std::vector<SubmissionRecord> history(const std::string& challenge,
+                                        const std::optional<std::string>& user) override {
+    if (!has_tables()) return {};
+    const char* doing = "reading the history";
+    // One read transaction, so the submissions and their cases come from the same snapshot.
+    Transaction transaction(connection_, Transaction::Mode::read, doing);
+    const int version = user_version(connection_);
+    Statement query(connection_,
+                    fmt::format("SELECT {} FROM submissions WHERE challenge = ?1 AND (?2 IS NULL OR user = ?2) "
+                                "ORDER BY created_at DESC, id DESC",
+                                submission_columns(version)),
+                    doing);
+    query.bind(1, challenge);
+    query.bind_optional(2, user);
+    std::vector<SubmissionRecord> submissions;
+    while (query.step()) submissions.push_back(read_submission(query));
+    read_cases(connection_, version, submissions, doing);
+    transaction.commit();
+    return submissions;
+  }
+
+  std::optional<SubmissionRecord> get(std::int64_t id) override {
+    if (!has_tables()) return {};
+    const char* doing = "reading a submission";
+    Transaction transaction(connection_, Transaction::Mode::read, doing);
+    const int version = user_version(connection_);
+    Statement query(connection_, fmt::format("SELECT {} FROM submissions WHERE id = ?1", submission_columns(version)),
+                    doing);
+    query.bind(1, id);
+    std::vector<SubmissionRecord> found;
+    if (query.step()) found.push_back(read_submission(query));
+    read_cases(connection_, version, found, doing);
+    transaction.commit();
+    if (found.empty()) return std::nullopt;
+    return std::move(found.front());
+  }
+
+ private:
+  // 0 only for a read-only look at a file no judge has written to: there is nothing to read.
+  bool has_tables() const { return version_ > 0; }
+
+  Connection connection_;
+  int version_ = kSchemaVersion;
 };
 
-Leaderboard::Leaderboard(const std::filesystem::path& path, Access access) : path_(path) {
-  auto db = std::make_unique<Db>(path, access);
-  db->version = open_schema(db->connection);
-  db_ = db.release();
-}
+}  // namespace
 
-Leaderboard::~Leaderboard() { delete db_; }
-
-void Leaderboard::set_busy_timeout(std::chrono::milliseconds timeout) {
-  std::lock_guard<std::mutex> lock(db_->mutex);
-  db_->connection.set_busy_timeout(timeout);
-}
-
-Recorded Leaderboard::record(SubmissionRecord s) {
-  if (s.created_at.empty()) s.created_at = utc_now_iso8601();
-  if (s.source_hash.empty()) s.source_hash = sha256_hex(s.source);
-  if (s.judge_version.empty()) s.judge_version = JUDGE_VERSION;
-
-  std::lock_guard<std::mutex> lock(db_->mutex);
-  const Connection& connection = db_->connection;
-  if (connection.read_only())
-    JUDGE_THROW(LeaderboardError, "cannot record into {}: it was opened read-only (a judge bug)", connection.path());
-  const char* doing = "recording the submission";
-  Transaction transaction(connection, Transaction::Mode::write, doing);
-
-  Statement insert(connection,
-                   "INSERT INTO submissions (challenge, user, gpu_name, compute_capability, created_at, score_ms, "
-                   "source_hash, source, judge_version, protections) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                   doing);
-  insert.bind(1, s.challenge);
-  insert.bind(2, s.user);
-  insert.bind(3, s.gpu_name);
-  insert.bind(4, s.compute_capability);
-  insert.bind(5, s.created_at);
-  insert.bind(6, s.score_ms);
-  insert.bind(7, s.source_hash);
-  insert.bind(8, s.source);
-  insert.bind(9, s.judge_version);
-  insert.bind(10, nlohmann::json(s.protections).dump());
-  insert.run();
-  const std::int64_t id = sqlite3_last_insert_rowid(connection.get());
-
-  Statement insert_case(connection,
-                        "INSERT INTO case_results (submission_id, name, median_ms, min_ms, spread_pct, samples, "
-                        "gflops, gbps, reference_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                        doing);
-  for (const auto& c : s.cases) {
-    insert_case.bind(1, id);
-    insert_case.bind(2, c.name);
-    insert_case.bind(3, c.median_ms);
-    insert_case.bind(4, c.min_ms);
-    insert_case.bind(5, c.spread_pct);
-    insert_case.bind(6, std::int64_t{c.samples});
-    insert_case.bind(7, c.gflops);
-    insert_case.bind(8, c.gbps);
-    insert_case.bind(9, c.reference_ms);
-    insert_case.run();
-    insert_case.reset();
-  }
-  Recorded recorded;
-  recorded.id = id;
-  const std::vector<RankingEntry> ranking = read_ranking(connection, s.challenge, s.gpu_name, doing);
-  recorded.ranked = static_cast<int>(ranking.size());
-  for (const auto& e : ranking)
-    if (e.user == s.user) recorded.rank = e.rank;
-  transaction.commit();
-  return recorded;
-}
-
-std::vector<RankingEntry> Leaderboard::ranking(const std::string& challenge, const std::string& gpu_name) const {
-  std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables()) return {};
-  return read_ranking(db_->connection, challenge, gpu_name, "reading the ranking");
-}
-
-std::vector<std::string> Leaderboard::gpus(const std::string& challenge) const {
-  std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables()) return {};
-  Statement query(db_->connection,
-                  "SELECT DISTINCT gpu_name FROM submissions WHERE challenge = ?1 ORDER BY gpu_name",
-                  "listing the GPUs");
-  query.bind(1, challenge);
-  std::vector<std::string> names;
-  while (query.step()) names.push_back(query.text(0));
-  return names;
-}
-
-std::vector<BoardSummary> Leaderboard::overview() const {
-  std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables()) return {};
-  // The leader is the first run in the ranking's order (score, then created_at, then id); its user is ranked first.
-  Statement query(db_->connection, R"sql(
-    WITH runs AS (
-      SELECT challenge, gpu_name, user, score_ms, id, created_at,
-             row_number() OVER (PARTITION BY challenge, gpu_name ORDER BY score_ms, created_at, id) AS place,
-             count(*) OVER (PARTITION BY challenge, gpu_name) AS submissions
-      FROM submissions),
-    users AS (
-      SELECT challenge, gpu_name, count(DISTINCT user) AS users FROM submissions GROUP BY challenge, gpu_name)
-    SELECT runs.challenge, runs.gpu_name, user, score_ms, id, created_at, users, submissions
-    FROM runs JOIN users USING (challenge, gpu_name)
-    WHERE place = 1
-    ORDER BY runs.challenge, runs.gpu_name)sql",
-                  "reading the overview");
-  std::vector<BoardSummary> boards;
-  while (query.step()) {
-    BoardSummary b;
-    b.challenge = query.text(0);
-    b.gpu_name = query.text(1);
-    b.leader = query.text(2);
-    b.score_ms = query.real(3);
-    b.submission_id = query.integer(4);
-    b.created_at = query.text(5);
-    b.users = static_cast<int>(query.integer(6));
-    b.submissions = static_cast<int>(query.integer(7));
-    boards.push_back(std::move(b));
-  }
-  return boards;
-}
-
-std::vector<SubmissionRecord> Leaderboard::history(const std::string& challenge,
-                                                   const std::optional<std::string>& user) const {
-  std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables()) return {};
-  const Connection& connection = db_->connection;
-  const char* doing = "reading the history";
-  // One read transaction, so the submissions and their cases come from the same snapshot.
-  Transaction transaction(connection, Transaction::Mode::read, doing);
-  Statement query(connection,
-                  fmt::format("SELECT {} FROM submissions WHERE challenge = ?1 AND (?2 IS NULL OR user = ?2) "
-                              "ORDER BY created_at DESC, id DESC",
-                              submission_columns(user_version(connection))),
-                  doing);
-  query.bind(1, challenge);
-  query.bind_optional(2, user);
-  std::vector<SubmissionRecord> submissions;
-  while (query.step()) submissions.push_back(read_submission(query));
-  read_cases(connection, submissions, doing);
-  transaction.commit();
-  return submissions;
-}
-
-std::optional<SubmissionRecord> Leaderboard::get(std::int64_t id) const {
-  std::lock_guard<std::mutex> lock(db_->mutex);
-  if (!db_->has_tables()) return {};
-  const Connection& connection = db_->connection;
-  const char* doing = "reading a submission";
-  Transaction transaction(connection, Transaction::Mode::read, doing);
-  Statement query(connection,
-                  fmt::format("SELECT {} FROM submissions WHERE id = ?1", submission_columns(user_version(connection))),
-                  doing);
-  query.bind(1, id);
-  std::vector<SubmissionRecord> found;
-  if (query.step()) found.push_back(read_submission(query));
-  read_cases(connection, found, doing);
-  transaction.commit();
-  if (found.empty()) return std::nullopt;
-  return std::move(found.front());
-}
-
-nlohmann::json to_json(const SubmissionRecord& s) {
-  nlohmann::json cases = nlohmann::json::array();
-  for (const auto& c : s.cases) {
-    cases.push_back({{"name", c.name},
-                     {"median_ms", c.median_ms},
-                     {"min_ms", c.min_ms},
-                     {"spread_pct", c.spread_pct},
-                     {"samples", c.samples},
-                     {"gflops", c.gflops},
-                     {"gbps", c.gbps},
-                     {"reference_ms", c.reference_ms}});
-  }
-  return {{"id", s.id},
-          {"challenge", s.challenge},
-          {"user", s.user},
-          {"gpu_name", s.gpu_name},
-          {"compute_capability", s.compute_capability},
-          {"created_at", s.created_at},
-          {"score_ms", s.score_ms},
-          {"source_hash", s.source_hash},
-          {"source", s.source},
-          {"judge_version", s.judge_version},
-          {"cases", std::move(cases)},
-          {"protections", s.protections}};
-}
-
-SubmissionRecord submission_from_json(const nlohmann::json& j) {
-  // NaN metrics were written as null by to_json; they read back as NaN, as from the database.
-  auto real = [](const nlohmann::json& o, const char* key) {
-    const auto& v = o.at(key);
-    return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
-  };
-  SubmissionRecord s;
-  s.id = j.value("id", std::int64_t{0});
-  s.challenge = j.at("challenge").get<std::string>();
-  s.user = j.at("user").get<std::string>();
-  s.gpu_name = j.at("gpu_name").get<std::string>();
-  s.compute_capability = j.value("compute_capability", "");
-  s.created_at = j.value("created_at", "");
-  s.score_ms = real(j, "score_ms");
-  s.source_hash = j.value("source_hash", "");
-  s.source = j.value("source", "");
-  s.judge_version = j.value("judge_version", "");
-  for (const auto& c : j.at("cases")) {
-    CaseRecord r;
-    r.name = c.at("name").get<std::string>();
-    r.median_ms = real(c, "median_ms");
-    r.min_ms = real(c, "min_ms");
-    r.spread_pct = real(c, "spread_pct");
-    r.samples = c.at("samples").get<int>();
-    r.gflops = real(c, "gflops");
-    r.gbps = real(c, "gbps");
-    r.reference_ms = real(c, "reference_ms");
-    s.cases.push_back(std::move(r));
-  }
-  // Absent from results saved by judges that did not record protections: not recorded.
-  if (const auto p = j.find("protections"); p != j.end() && !p->is_null())
-    s.protections = p->get<std::vector<Protection>>();
-  return s;
-}
-
-nlohmann::json to_json(const BoardSummary& b) {
-  return {{"challenge", b.challenge},
-          {"gpu", b.gpu_name},
-          {"leader", b.leader},
-          {"score_ms", b.score_ms},
-          {"submission_id", b.submission_id},
-          {"created_at", b.created_at},
-          {"users", b.users},
-          {"submissions", b.submissions}};
-}
-
-nlohmann::json to_json(const RankingEntry& r) {
-  return {{"rank", r.rank},
-          {"user", r.user},
-          {"score_ms", r.score_ms},
-          {"submission_id", r.submission_id},
-          {"created_at", r.created_at},
-          {"attempts", r.attempts}};
+std::unique_ptr<LeaderboardStore> open_sqlite_store(const std::string& path, Leaderboard::Access access) {
+  return std::make_unique<SqliteStore>(path, access);
 }
 
 }  // namespace judge
