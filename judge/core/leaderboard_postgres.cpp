@@ -135,8 +135,12 @@ Param real_param(double value) {
   return fmt::format("{}", value);  // the shortest text that reads back as exactly this double
 }
 
+// libpq's messages end in a newline and continue their lines with a tab: one line, to sit inside a sentence.
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (std::size_t at; (at = text.find("\n\t")) != std::string::npos;) text.replace(at, 2, " ");
+  for (auto& c : text)
+    if (c == '\n') c = ' ';
   return text;
 }
 
