@@ -3,9 +3,11 @@
 # (Debian/Ubuntu), skipping what is already there. The CUDA Toolkit itself is not an apt package here: it must be
 # installed (nvcc on PATH or in /usr/local/cuda).
 # Extra CMake arguments may come in JUDGE_CMAKE_ARGS, e.g. -DSQLite3_INCLUDE_DIR=... for a header outside /usr/include.
+# libpq-dev is a build dependency: with it the leaderboard can live in a PostgreSQL database (--db postgresql://...).
 # With JUDGE_TEST_DEPS=1 (scripts/test.sh) it also installs what the tests need beyond the build: headless Chromium,
 # which loads the `judge report` page (tests/report/test_report_chromium.sh; JUDGE_CHROMIUM names another browser),
-# bubblewrap, and Slurm with munge (slurmctld slurmd slurm-client munge) for the `judge batch --slurm` test.
+# bubblewrap, Slurm with munge (slurmctld slurmd slurm-client munge) for the `judge batch --slurm` test, and
+# PostgreSQL's server, which the leaderboard tests start a throwaway instance of (initdb, pg_ctl).
 set -euo pipefail
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -28,6 +30,14 @@ have_header fmt/format.h || missing+=(libfmt-dev)
 have_header nlohmann/json.hpp || missing+=(nlohmann-json3-dev)
 have_header sqlite3.h || missing+=(libsqlite3-dev)
 have_header gtest/gtest.h || missing+=(libgtest-dev libgmock-dev)
+have_header postgresql/libpq-fe.h || have_header libpq-fe.h || missing+=(libpq-dev)
+# The tests' throwaway PostgreSQL (tests/support/postgres_server.cpp); without it those tests fail, saying so.
+have_postgres_server() {
+  [ -n "${JUDGE_POSTGRES_BIN:-}" ] && [ -x "$JUDGE_POSTGRES_BIN/initdb" ] && return 0
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && return 0
+  command -v initdb >/dev/null 2>&1
+}
+if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! have_postgres_server; then missing+=(postgresql); fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"

@@ -20,17 +20,17 @@ void setup_leaderboard(CLI::App& app, const GlobalOptions& g) {
                                                 "without a challenge, who leads each one");
   sub->add_option("challenge", opt->challenge, "Challenge id (default: an overview of every challenge with entries)");
   sub->add_option("--gpu", opt->gpu, "Only this GPU (exact name as shown); default: every GPU with entries");
-  sub->add_option("--db", opt->db, "Leaderboard database file")->envname("JUDGE_DB");
+  sub->add_option("--db", opt->db, "Leaderboard database: an SQLite file, or a postgresql:// URI")->envname("JUDGE_DB");
   sub->callback([opt, &g] {
     exit_code() = guarded(g, [&](Reporter& rep) {
-      Leaderboard board(opt->db.empty() ? default_database_path() : std::filesystem::path(opt->db));
+      Leaderboard board(opt->db.empty() ? default_database_path().string() : opt->db);
       if (opt->challenge.empty()) {
         std::vector<BoardSummary> boards = board.overview();
         if (!opt->gpu.empty())
           boards.erase(std::remove_if(boards.begin(), boards.end(),
                                       [&](const BoardSummary& b) { return b.gpu_name != opt->gpu; }),
                        boards.end());
-        rep.leaderboard_overview(boards, board.path().string(), std::cout);
+        rep.leaderboard_overview(boards, board.location(), std::cout);
         return kExitOk;
       }
       find_challenge(challenges_root(g), opt->challenge);  // a typo gets suggestions, not an empty board

@@ -9,6 +9,7 @@
 #include "judge/core/calibration.hpp"
 #include "judge/core/html_report.hpp"
 #include "judge/core/leaderboard.hpp"
+#include "judge/core/leaderboard_location.hpp"
 #include "judge/core/paths.hpp"
 
 namespace judge::cli {
@@ -35,9 +36,11 @@ void write_page(const ReportData& data, const std::filesystem::path& file) {
 
 int run_report(const GlobalOptions& g, const ReportOptions& o, Reporter& rep) {
   namespace fs = std::filesystem;
-  const fs::path db = o.db.empty() ? default_database_path() : fs::path(o.db);
+  const std::string db = o.db.empty() ? default_database_path().string() : o.db;
+  // A PostgreSQL server is asked (a database without the tables reads as empty); a missing SQLite file is only an
+  // error when there are no saved results to report either.
   std::error_code ec;
-  const bool exists = fs::exists(db, ec);
+  const bool exists = is_postgres_location(db) || fs::exists(db, ec);
   std::optional<Leaderboard> board;
   if (exists) board.emplace(db, Leaderboard::Access::read_only);
   const CalibrationStore calibrations(o.calibration.empty() ? CalibrationStore::default_path()
@@ -45,10 +48,8 @@ int run_report(const GlobalOptions& g, const ReportOptions& o, Reporter& rep) {
   ReportScope scope;
   if (!o.challenge.empty()) scope.challenge = o.challenge;
   if (!o.gpu.empty()) scope.gpu = o.gpu;
-  // Where `judge submit` saves accepted results it could not record (cmd_run.cpp).
-  const std::vector<fs::path> saved_dirs{db.parent_path() / "pending", cache_dir() / "pending"};
-  ReportData data = gather_report(board ? &*board : nullptr, db.string(), calibrations, challenges_root(g),
-                                  saved_dirs, scope);
+  ReportData data = gather_report(board ? &*board : nullptr, display_location(db), calibrations,
+                                  challenges_root(g), pending_dirs(db), scope);
   if (data.boards.empty()) {
     if (!exists) Leaderboard{db, Leaderboard::Access::read_only};  // throws, naming the missing file
     if (scope.challenge) find_challenge(challenges_root(g), *scope.challenge);  // a typo gets suggestions
@@ -56,7 +57,7 @@ int run_report(const GlobalOptions& g, const ReportOptions& o, Reporter& rep) {
     if (scope.gpu) what += " on " + *scope.gpu;
     JUDGE_THROW(Error, "{} has no accepted submissions{} yet, so there is nothing to report: `judge submit "
                        "<challenge> <file>` records one (--db / JUDGE_DB name another database{})",
-                db.string(), what, scope.challenge || scope.gpu ? "; without --challenge and --gpu, every board" : "");
+                display_location(db), what, scope.challenge || scope.gpu ? "; without --challenge and --gpu, every board" : "");
   }
   write_page(data, o.output);
   rep.html_report_written(data, o.output, std::cout);
@@ -71,7 +72,7 @@ void setup_report(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--challenge", opt->challenge, "Only this challenge (default: every challenge with entries)");
   sub->add_option("--gpu", opt->gpu, "Only this GPU (exact name as shown); default: every GPU with entries");
   sub->add_option("-o,--output", opt->output, "The HTML file to write")->capture_default_str();
-  sub->add_option("--db", opt->db, "Leaderboard database file")->envname("JUDGE_DB");
+  sub->add_option("--db", opt->db, "Leaderboard database: an SQLite file, or a postgresql:// URI")->envname("JUDGE_DB");
   sub->add_option("--calibration", opt->calibration, "GPU ceilings file (default: calibration.json beside the "
                                                      "default database)")
       ->envname("JUDGE_CALIBRATION");

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "judge/core/leaderboard.hpp"
-#include "judge/core/paths.hpp"
+#include "judge/core/leaderboard_location.hpp"
 #include "judge/core/version.hpp"
 
 namespace judge::cli {
@@ -66,15 +66,15 @@ SubmissionRecord record_of(const JudgeReport& r, const std::string& user) {
 
 }  // namespace
 
-RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::filesystem::path& db,
+RecordOutcome record_submission(const JudgeReport& r, const std::string& user, const std::string& database,
                                 const std::string& run_key) {
   RecordOutcome out;
   out.attempted = true;
-  out.database = db.string();
+  out.database = display_location(database);
   SubmissionRecord s = record_of(r, user);
   s.run_key = run_key;
   try {
-    Leaderboard board(db);
+    Leaderboard board(database);
     Recorded recorded = board.record(s);
     out.submission_id = recorded.id;
     out.rank = recorded.rank;
@@ -82,7 +82,7 @@ RecordOutcome record_submission(const JudgeReport& r, const std::string& user, c
     out.recorded = true;
   } catch (const std::exception& e) {
     out.error = e.what();
-    for (const auto& dir : {db.parent_path() / "pending", cache_dir() / "pending"}) {
+    for (const auto& dir : pending_dirs(database)) {
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
       auto file = dir / fmt::format("{}-{}-{}-{}.json", s.challenge, safe_name(user), utc_stamp(),

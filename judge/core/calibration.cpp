@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "judge/core/gpu_lock.hpp"
+#include "judge/core/leaderboard_location.hpp"
 #include "judge/core/paths.hpp"
 #include "judge/core/process.hpp"
 
@@ -162,7 +163,7 @@ CalibrationStore::CalibrationStore(fs::path file) : file_(std::move(file)) {}
 
 fs::path CalibrationStore::default_path() {
   if (const char* p = std::getenv("JUDGE_CALIBRATION"); p && *p) return p;
-  return default_database_path().parent_path() / "calibration.json";
+  return leaderboard_local_dir(default_database_path().string()) / "calibration.json";
 }
 
 std::optional<Calibration> CalibrationStore::find(const std::string& gpu_name) const {

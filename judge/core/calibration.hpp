@@ -39,7 +39,8 @@ void to_json(nlohmann::json& j, const Calibration& c);
 void from_json(const nlohmann::json& j, Calibration& c);
 
 // Calibrations on disk, one per GPU name: a JSON file ($JUDGE_CALIBRATION, else calibration.json beside the default
-// leaderboard database). Writes are atomic (temp file + rename).
+// leaderboard database, or in the judge's data folder when that is a PostgreSQL one). Writes are atomic (temp file +
+// rename).
 class CalibrationStore {
  public:
   explicit CalibrationStore(std::filesystem::path file);

@@ -309,7 +309,7 @@ void roofline(const BoardReport& b, const SubmissionRecord& s, Page& page) {
   std::vector<const CaseRecord*> unplotted;
   for (std::size_t i = 0; i < s.cases.size(); ++i) {
     const CaseRecord& c = s.cases[i];
-    if (c.stress && c.verdict != "accepted") continue;  // a failed stress case has no time to plot
+    if (c.stress && !c.verdict.empty() && c.verdict != "accepted") continue;  // a failed stress case has no time
     if (!positive(c.gflops) || !positive(c.gbps) || !positive(c.median_ms)) {
       unplotted.push_back(&c);
       continue;

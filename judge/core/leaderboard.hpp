@@ -1,10 +1,15 @@
 #pragma once
-// The local leaderboard: one SQLite file. One row per accepted submission (rejected runs never write), per-case
-// results and the full source beside it so any entry can be re-run. Ranking is per challenge per GPU, best run per
-// user; history is kept. Writes are single transactions with a busy timeout, so concurrent judges lose nothing.
+// The leaderboard: one SQLite file on one machine (the default, embedded), or one PostgreSQL database that judges on
+// many machines share (a postgresql:// location; leaderboard_location.hpp). One row per accepted submission
+// (rejected runs never write), per-case results and the full source beside it so any entry can be re-run. Ranking is
+// per challenge per GPU, best run per user; history is kept. Writes are single transactions that read the new rank
+// before they commit, so concurrent judges lose nothing, duplicate nothing and each sees its own moment. Both
+// storages sit behind LeaderboardStore (leaderboard_store.hpp) and read back the same.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,10 +35,11 @@ struct CaseRecord {
   double gflops = 0;
   double gbps = 0;
   double reference_ms = 0;
-  // A stress case (beyond the statement's promises): recorded with its own verdict, never part of the score.
+  // A case beyond the statement's promises (its sizes or values go past what the statement guarantees): reported
+  // apart, never part of the score.
   bool stress = false;
-  std::string beyond;                // the promise it goes past, as the judge printed it
-  std::string verdict = "accepted";  // a stress case may have failed in an accepted run
+  std::string verdict;  // empty or "accepted" when accepted; else the verdict's name
+  std::string beyond;   // for a stress case, the message naming the promise it goes past
 };
 
 struct SubmissionRecord {
@@ -51,7 +57,9 @@ struct SubmissionRecord {
   // What kept the submission from the judge's records when it ran (JudgeReport::protections). Empty for runs
   // recorded before judges recorded it (schema version 1): "not recorded", not "none".
   std::vector<Protection> protections;
-  std::string run_key;  // non-empty: this run's identity (`judge batch --slurm`: job, index, hash), recorded once
+  // Names the run across attempts (a batch shard resumed after a failure judges it again): when not empty, at most
+  // one submission has it, and recording it a second time inserts nothing (Recorded::duplicate). Empty: none.
+  std::string run_key;
 };
 
 struct RankingEntry {
@@ -65,11 +73,13 @@ struct RankingEntry {
 
 // What record() did: the new submission's id and where its user stands right after it, read in the same
 // transaction as the insert, so another judge's insert cannot slip in between.
+// A submission whose run_key was already recorded is not inserted again: id is the existing row's, duplicate is set,
+// and the rank is its user's current one.
 struct Recorded {
   std::int64_t id = 0;
   int rank = 0;    // the user's place on this challenge and GPU (with their best run, which may be an earlier one)
   int ranked = 0;  // how many users the ranking had then
-  bool duplicate = false;  // a run of this run_key was already recorded: nothing inserted, id is that run's
+  bool duplicate = false;
 };
 
 // One challenge on one GPU, for the overview: who leads and how many take part.
@@ -84,6 +94,8 @@ struct BoardSummary {
   int submissions = 0;
 };
 
+class LeaderboardStore;
+
 class Leaderboard {
  public:
   // read_write creates what is missing (directories, file, schema) and refuses a file it could not write;
@@ -91,15 +103,18 @@ class Leaderboard {
   // tables yet reads as empty.
   enum class Access { read_write, read_only };
 
-  // Opens (creating directories, file and schema as needed). Throws LeaderboardError naming the path and what to
-  // do when the file is not a database, is corrupt, is read-only, or has a newer schema.
-  explicit Leaderboard(const std::filesystem::path& path, Access access = Access::read_write);
+  // Opens the leaderboard at location: a postgresql:// (or postgres://) URI is a PostgreSQL database, anything else an
+  // SQLite file (creating directories, file or tables as needed). Throws LeaderboardError naming the location
+  // (password hidden) and what to do when it cannot be reached, is not a leaderboard, is corrupt, is read-only, or
+  // has a newer schema, and for a PostgreSQL location when this judge was built without libpq.
+  explicit Leaderboard(const std::string& location, Access access = Access::read_write);
   ~Leaderboard();
   Leaderboard(const Leaderboard&) = delete;
   Leaderboard& operator=(const Leaderboard&) = delete;
 
-  // Inserts the submission and its cases in one transaction and ranks its user in that same transaction. Waits for a
-  // lock held by another judge up to the busy timeout, then throws LeaderboardError (nothing half-written).
+  // Inserts the submission and its cases in one transaction and ranks its user in that same transaction (a run_key
+  // already recorded inserts nothing). Waits for a lock held by another judge up to the busy timeout, then throws
+  // LeaderboardError (nothing half-written).
   Recorded record(SubmissionRecord submission);
 
   // Best accepted run per user for this challenge on this GPU, best (lowest score) first.
@@ -113,15 +128,19 @@ class Leaderboard {
                                         const std::optional<std::string>& user = std::nullopt) const;
   std::optional<SubmissionRecord> get(std::int64_t id) const;
 
-  const std::filesystem::path& path() const { return path_; }
+  // Where it is, as messages show it (a password in a URI hidden).
+  const std::string& location() const { return location_; }
 
   // How long a write waits for another judge's lock before giving up (10 s unless set). Tests shorten it.
   void set_busy_timeout(std::chrono::milliseconds timeout);
 
  private:
-  std::filesystem::path path_;
-  struct Db;
-  Db* db_ = nullptr;
+  std::string location_;
+  Access access_;
+  std::unique_ptr<LeaderboardStore> store_;
+  // One connection runs one transaction at a time; this keeps a Leaderboard shared between threads from
+  // interleaving statements of different transactions.
+  mutable std::mutex mutex_;
 };
 
 nlohmann::json to_json(const SubmissionRecord& s);

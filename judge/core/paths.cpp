@@ -33,10 +33,14 @@ std::filesystem::path shared_dir(const char* variable, const char* name) {
 
 }  // namespace
 
+std::filesystem::path data_dir() {
+  if (auto x = env("XDG_DATA_HOME")) return std::filesystem::path(*x) / "judge";
+  return home() / ".local" / "share" / "judge";
+}
+
 std::filesystem::path default_database_path() {
   if (auto p = env("JUDGE_DB")) return *p;
-  if (auto x = env("XDG_DATA_HOME")) return std::filesystem::path(*x) / "judge" / "leaderboard.sqlite";
-  return home() / ".local" / "share" / "judge" / "leaderboard.sqlite";
+  return data_dir() / "leaderboard.sqlite";
 }
 
 std::filesystem::path cache_dir() {

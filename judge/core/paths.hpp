@@ -6,7 +6,9 @@
 
 namespace judge {
 
-// $JUDGE_DB, else $XDG_DATA_HOME/judge/leaderboard.sqlite, else ~/.local/share/judge/leaderboard.sqlite
+// $XDG_DATA_HOME/judge, else ~/.local/share/judge: what the judge keeps (the default leaderboard, calibrations)
+std::filesystem::path data_dir();
+// $JUDGE_DB, else <data dir>/leaderboard.sqlite. JUDGE_DB may also be a postgresql:// URI (leaderboard_location.hpp).
 std::filesystem::path default_database_path();
 // $JUDGE_CACHE_DIR, else $XDG_CACHE_HOME/judge, else ~/.cache/judge
 std::filesystem::path cache_dir();

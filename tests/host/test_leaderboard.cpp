@@ -20,7 +20,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if JUDGE_HAVE_LIBPQ
+#include <libpq-fe.h>
+#endif
+
 #include "judge/core/sha256.hpp"
+#include "support/postgres_server.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {
@@ -104,6 +109,85 @@ std::string error_from(F&& make) {
   return {};
 }
 
+// Plain SQL on the leaderboard under test through a connection of its own: what another judge, or a person with the
+// sqlite3 shell or psql, would hold.
+class RawSql {
+ public:
+  virtual ~RawSql() = default;
+  virtual void exec(const std::string& sql) = 0;
+  virtual std::int64_t scalar(const std::string& sql) = 0;
+};
+
+class RawSqlite final : public RawSql {
+ public:
+  explicit RawSqlite(const std::string& path) : connection_(path) {}
+  void exec(const std::string& sql) override { connection_.exec(sql); }
+  std::int64_t scalar(const std::string& sql) override { return connection_.scalar(sql); }
+
+ private:
+  RawConnection connection_;
+};
+
+#if JUDGE_HAVE_LIBPQ
+class RawPostgres final : public RawSql {
+ public:
+  explicit RawPostgres(const std::string& uri) : connection_(PQconnectdb(uri.c_str()), PQfinish) {
+    if (PQstatus(connection_.get()) != CONNECTION_OK) ADD_FAILURE() << PQerrorMessage(connection_.get());
+    PQsetNoticeProcessor(connection_.get(), [](void*, const char*) {}, nullptr);
+  }
+  void exec(const std::string& sql) override { run(sql); }
+  std::int64_t scalar(const std::string& sql) override {
+    const std::string value = run(sql);
+    return value.empty() ? -1 : std::stoll(value);
+  }
+
+ private:
+  std::string run(const std::string& sql) {
+    std::unique_ptr<PGresult, void (*)(PGresult*)> result(PQexec(connection_.get(), sql.c_str()), PQclear);
+    const auto status = PQresultStatus(result.get());
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+      ADD_FAILURE() << sql << ": " << PQerrorMessage(connection_.get());
+      return "";
+    }
+    return PQntuples(result.get()) > 0 ? PQgetvalue(result.get(), 0, 0) : "";
+  }
+  std::unique_ptr<PGconn, void (*)(PGconn*)> connection_;
+};
+#endif
+
+enum class Store { sqlite, postgresql };
+void PrintTo(Store store, std::ostream* out) { *out << (store == Store::sqlite ? "sqlite" : "postgresql"); }
+
+// The behaviour both stores share, run against each: an SQLite file in a fresh directory, and a fresh database on
+// the process's throwaway PostgreSQL server (support/postgres_server.hpp; a missing server fails these tests).
+class LeaderboardTest : public ::testing::TestWithParam<Store> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Store::postgresql) {
+      JUDGE_REQUIRE_POSTGRES();
+      location_ = ::judge::testing::new_postgres_database();
+    } else {
+      location_ = (dir_ / "lb.db").string();
+    }
+  }
+  bool postgres() const { return GetParam() == Store::postgresql; }
+  // Another connection to the leaderboard under test.
+  std::unique_ptr<RawSql> raw() const {
+#if JUDGE_HAVE_LIBPQ
+    if (postgres()) return std::make_unique<RawPostgres>(location_);
+#endif
+    return std::make_unique<RawSqlite>(location_);
+  }
+
+  TempDir dir_;
+  std::string location_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Stores, LeaderboardTest, ::testing::Values(Store::sqlite, Store::postgresql),
+                         [](const ::testing::TestParamInfo<Store>& info) {
+                           return info.param == Store::sqlite ? std::string("sqlite") : std::string("postgresql");
+                         });
+
 void write_version_1_leaderboard(const std::filesystem::path& path) {
   RawConnection v1(path);
   v1.exec(R"sql(
@@ -156,13 +240,28 @@ std::set<std::string> submission_columns(const std::filesystem::path& path) {
   return names;
 }
 
+TEST_P(LeaderboardTest, KeepsEntriesAcrossReopen) {
+  std::int64_t id = 0;
+  {
+    Leaderboard board(location_);
+    EXPECT_TRUE(board.history("vector_add").empty());
+    id = board.record(submission("alice", 1.25)).id;
+  }
+  Leaderboard reopened(location_);
+  const auto again = reopened.get(id);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->user, "alice");
+  EXPECT_EQ(again->cases.size(), 2u);
+  EXPECT_EQ(reopened.history("vector_add").size(), 1u);
+}
+
 TEST(Leaderboard, CreatesDirectoriesAndFileAndKeepsEntriesAcrossReopen) {
   TempDir dir;
   const auto path = dir / "nested/deeper/leaderboard.db";
   std::int64_t id = 0;
   {
     Leaderboard board(path);
-    EXPECT_EQ(board.path(), path);
+    EXPECT_EQ(board.location(), path.string());
     EXPECT_TRUE(std::filesystem::exists(path));
     EXPECT_TRUE(board.history("vector_add").empty());
     id = board.record(submission("alice", 1.25)).id;
@@ -175,9 +274,8 @@ TEST(Leaderboard, CreatesDirectoriesAndFileAndKeepsEntriesAcrossReopen) {
   EXPECT_EQ(reopened.history("vector_add").size(), 1u);
 }
 
-TEST(Leaderboard, RecordAssignsIdCreatedAtAndSourceHash) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, RecordAssignsIdCreatedAtAndSourceHash) {
+  Leaderboard board(location_);
   const auto first = board.record(submission("alice", 2.0)).id;
   const auto second = board.record(submission("alice", 1.0)).id;
   EXPECT_GT(first, 0);
@@ -199,9 +297,8 @@ TEST(Leaderboard, RecordAssignsIdCreatedAtAndSourceHash) {
   EXPECT_EQ(kept->source_hash, "given-hash");
 }
 
-TEST(Leaderboard, RankingTakesEachUsersBestRunAndCountsAttempts) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, RankingTakesEachUsersBestRunAndCountsAttempts) {
+  Leaderboard board(location_);
   board.record(submission("alice", 3.0));
   const auto bob_best = board.record(submission("bob", 2.0)).id;
   const auto alice_best = board.record(submission("alice", 1.5)).id;  // a later, better run replaces the best
@@ -229,9 +326,8 @@ TEST(Leaderboard, RankingTakesEachUsersBestRunAndCountsAttempts) {
   EXPECT_EQ(board.history("vector_add").size(), 5u);
 }
 
-TEST(Leaderboard, TiesGoToTheEarliestRun) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, TiesGoToTheEarliestRun) {
+  Leaderboard board(location_);
   auto late = submission("late", 1.0);
   late.created_at = "2026-01-02T00:00:00.000Z";
   auto early = submission("early", 1.0);
@@ -252,9 +348,8 @@ TEST(Leaderboard, TiesGoToTheEarliestRun) {
   EXPECT_EQ(ranking[2].user, "late");
 }
 
-TEST(Leaderboard, RecordReturnsTheUsersRankRightAfterTheInsert) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, RecordReturnsTheUsersRankRightAfterTheInsert) {
+  Leaderboard board(location_);
   auto rank_of = [&](const SubmissionRecord& s) {
     const Recorded r = board.record(s);
     return std::pair{r.rank, r.ranked};
@@ -268,9 +363,8 @@ TEST(Leaderboard, RecordReturnsTheUsersRankRightAfterTheInsert) {
   EXPECT_EQ(rank_of(submission("dave", 9.0, kA100)), std::pair(1, 1)) << "another GPU is another ranking";
 }
 
-TEST(Leaderboard, OverviewNamesEachBoardsLeaderAndCountsUsers) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, OverviewNamesEachBoardsLeaderAndCountsUsers) {
+  Leaderboard board(location_);
   EXPECT_TRUE(board.overview().empty());
   board.record(submission("alice", 3.0));
   board.record(submission("bob", 2.0));
@@ -306,9 +400,8 @@ TEST(Leaderboard, OverviewNamesEachBoardsLeaderAndCountsUsers) {
     EXPECT_TRUE(j.contains(key)) << key;
 }
 
-TEST(Leaderboard, RankingIsPerChallengePerGpu) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, RankingIsPerChallengePerGpu) {
+  Leaderboard board(location_);
   board.record(submission("alice", 1.0, kH100));
   board.record(submission("alice", 5.0, kA100));
   board.record(submission("bob", 3.0, kA100));
@@ -333,9 +426,8 @@ TEST(Leaderboard, RankingIsPerChallengePerGpu) {
   EXPECT_TRUE(board.ranking("vector_add", "NVIDIA T4").empty());
 }
 
-TEST(Leaderboard, HistoryListsEveryRunNewestFirst) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, HistoryListsEveryRunNewestFirst) {
+  Leaderboard board(location_);
   const auto a1 = board.record(submission("alice", 1.0)).id;
   const auto b1 = board.record(submission("bob", 2.0)).id;
   const auto a2 = board.record(submission("alice", 3.0)).id;
@@ -358,15 +450,17 @@ TEST(Leaderboard, HistoryListsEveryRunNewestFirst) {
   EXPECT_TRUE(board.history("vector_add", std::string("nobody")).empty());
 }
 
-TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, GetReturnsExactlyWhatWasRecorded) {
+  Leaderboard board(location_);
   auto s = submission("zoë", 0.123456789012345);
   s.source = "// naïve kernel, ∑ over blocks, 🚀\n__global__ void solve(const float* a, float* b) {}\n";
   std::string large;
   while (large.size() < (1u << 20)) large += "  c[i] = a[i] + b[i]; // line " + std::to_string(large.size()) + "\n";
   s.source += large;
   s.cases.push_back({"ünïcode case", 1e-9, 1e-10, 123.5, 7, 1e12, 3.5e3, 2.0 / 3.0});
+  s.cases.push_back({"n = 2^31", std::numeric_limits<double>::quiet_NaN(), 0.5, 0, 3, 0, 0, 0.25, true,
+                     "wrong_answer", "N = 2147483648 is past the statement's 1 ≤ N ≤ 100,000,000"});
+  s.run_key = "batch-7/shard-3/alice/1_naive.cu";
   s.protections.push_back({"compile sandbox", false, "bwrap: \"not installed\"; 'quoted' ∑ <tag> \\ end"});
   const auto id = board.record(s).id;
 
@@ -381,6 +475,7 @@ TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
   EXPECT_EQ(stored->source, s.source);
   EXPECT_EQ(stored->source_hash, sha256_hex(s.source));
   EXPECT_EQ(stored->judge_version, s.judge_version);
+  EXPECT_EQ(stored->run_key, s.run_key);
   ASSERT_EQ(stored->protections.size(), s.protections.size());
   for (std::size_t i = 0; i < s.protections.size(); ++i) {
     EXPECT_EQ(stored->protections[i].name, s.protections[i].name);
@@ -392,7 +487,14 @@ TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
     const auto& want = s.cases[i];
     const auto& got = stored->cases[i];
     EXPECT_EQ(got.name, want.name);
-    EXPECT_EQ(got.median_ms, want.median_ms);
+    if (std::isnan(want.median_ms)) {
+      EXPECT_TRUE(std::isnan(got.median_ms)) << got.median_ms;
+    } else {
+      EXPECT_EQ(got.median_ms, want.median_ms);
+    }
+    EXPECT_EQ(got.stress, want.stress);
+    EXPECT_EQ(got.verdict, want.verdict);
+    EXPECT_EQ(got.beyond, want.beyond);
     EXPECT_EQ(got.min_ms, want.min_ms);
     EXPECT_EQ(got.spread_pct, want.spread_pct);
     EXPECT_EQ(got.samples, want.samples);
@@ -403,9 +505,8 @@ TEST(Leaderboard, GetReturnsExactlyWhatWasRecorded) {
   EXPECT_FALSE(board.get(id + 1000).has_value());
 }
 
-TEST(Leaderboard, ToJsonCarriesEveryField) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
+TEST_P(LeaderboardTest, ToJsonCarriesEveryField) {
+  Leaderboard board(location_);
   const auto id = board.record(submission("alice", 2.0)).id;
   const auto s = *board.get(id);
 
@@ -432,8 +533,8 @@ TEST(Leaderboard, ToJsonCarriesEveryField) {
   EXPECT_EQ(c.at("gbps"), 800.0);
   EXPECT_EQ(c.at("reference_ms"), 1.5);
   EXPECT_EQ(c.at("stress"), false);
+  EXPECT_EQ(c.at("verdict"), "");
   EXPECT_EQ(c.at("beyond"), "");
-  EXPECT_EQ(c.at("verdict"), "accepted");
   EXPECT_EQ(c.size(), 11u);
   ASSERT_TRUE(json.at("protections").is_array());
   ASSERT_EQ(json.at("protections").size(), 2u);
@@ -476,131 +577,24 @@ TEST(Leaderboard, SomeOtherSqliteDatabaseIsNotTakenOver) {
   EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM sqlite_master WHERE name = 'submissions'"), 0);
 }
 
-TEST(Leaderboard, NewerSchemaIsRefused) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  { Leaderboard board(path); }
-  RawConnection(path).exec("PRAGMA user_version = 4");
-  const auto message = error_from([&] { Leaderboard board(path); });
-  EXPECT_TRUE(contains(message, path.string()));
-  EXPECT_TRUE(contains(message, "newer judge"));
+TEST_P(LeaderboardTest, NewerSchemaIsRefused) {
+  { Leaderboard board(location_); }
+  raw()->exec(postgres() ? "UPDATE judge_schema SET version = 4" : "PRAGMA user_version = 4");
+  for (const auto access : {Leaderboard::Access::read_write, Leaderboard::Access::read_only}) {
+    const auto message = error_from([&] { Leaderboard board(location_, access); });
+    EXPECT_TRUE(contains(message, location_));
+    EXPECT_TRUE(contains(message, "newer judge"));
+  }
 }
 
-TEST(Leaderboard, NewFilesHaveSchemaVersion3WithProtectionsAndStressCases) {
+TEST(Leaderboard, NewFilesHaveSchemaVersion3) {
   TempDir dir;
   const auto path = dir / "lb.db";
   { Leaderboard board(path); }
-  // An older judge refuses this file (newer schema) instead of writing runs without their protections, or reading
-  // stress cases as graded ones.
+  // Judges of versions 1 and 2 refuse this file (newer schema) instead of writing runs without what it records.
   EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
   EXPECT_EQ(submission_columns(path).count("protections"), 1u);
-  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM pragma_table_info('case_results') "
-                                       "WHERE name IN ('stress', 'beyond', 'verdict')"),
-            3);
   EXPECT_EQ(submission_columns(path).count("run_key"), 1u);
-}
-
-// Stress cases are stored apart from the graded ones, each with its own verdict, and read back so (the report
-// shows them in a section of their own); results saved as JSON keep them too.
-TEST(Leaderboard, StressCasesKeepTheirVerdictAndWhatTheyGoPast) {
-  TempDir dir;
-  Leaderboard board(dir / "lb.db");
-  SubmissionRecord s = submission("alice", 2.0);
-  CaseRecord stress;
-  stress.name = "N_134217728";
-  stress.stress = true;
-  stress.beyond = "N = 134217728 is past the statement's N <= 100000000";
-  stress.verdict = "wrong_answer";
-  s.cases.push_back(stress);
-  const auto id = board.record(s).id;
-  const auto back = board.get(id);
-  ASSERT_TRUE(back.has_value());
-  ASSERT_EQ(back->cases.size(), s.cases.size());
-  EXPECT_FALSE(back->cases.front().stress);
-  EXPECT_EQ(back->cases.front().verdict, "accepted");
-  EXPECT_TRUE(back->cases.back().stress);
-  EXPECT_EQ(back->cases.back().beyond, stress.beyond);
-  EXPECT_EQ(back->cases.back().verdict, "wrong_answer");
-  const SubmissionRecord saved = judge::submission_from_json(judge::to_json(*back));
-  EXPECT_TRUE(saved.cases.back().stress);
-  EXPECT_EQ(saved.cases.back().verdict, "wrong_answer");
-  EXPECT_EQ(saved.cases.back().beyond, stress.beyond);
-}
-
-// A run judged again under the same key (a Slurm task killed after recording, then resumed) is recorded once: the
-// second record() inserts nothing and answers with the first run's id and its user's rank. Runs without a key, or
-// with other keys, are recorded as always; the key survives the JSON a failed write is saved as.
-TEST(Leaderboard, ARunKeyIsRecordedOnce) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  Leaderboard board(path);
-  SubmissionRecord first = submission("alice", 2.0);
-  first.run_key = "slurm:41:0:abc";
-  const Recorded a = board.record(first);
-  EXPECT_FALSE(a.duplicate);
-  SubmissionRecord again = submission("alice", 1.0);  // judged again: another time, the same run
-  again.run_key = first.run_key;
-  const Recorded b = board.record(again);
-  EXPECT_TRUE(b.duplicate);
-  EXPECT_EQ(b.id, a.id);
-  EXPECT_EQ(b.rank, 1);
-  EXPECT_EQ(b.ranked, 1);
-  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions"), 1);
-  EXPECT_EQ(board.ranking("vector_add", kH100).at(0).score_ms, 2.0) << "the first run's score stands";
-  SubmissionRecord other = submission("bob", 3.0);
-  other.run_key = "slurm:41:1:def";
-  EXPECT_FALSE(board.record(other).duplicate);
-  board.record(submission("carol", 4.0));
-  board.record(submission("carol", 5.0));  // no key: every run counts
-  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions"), 4);
-  EXPECT_EQ(judge::submission_from_json(judge::to_json(first)).run_key, first.run_key);
-}
-
-// Writers racing with one key (two tasks of a resumed job): exactly one row.
-TEST(Leaderboard, ConcurrentWritersOfOneRunKeyLeaveOneRow) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  { Leaderboard board(path); }
-  constexpr int kThreads = 6;
-  std::vector<std::thread> threads;
-  std::vector<int> duplicates(kThreads, -1);
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      Leaderboard board(path);
-      SubmissionRecord s = submission("alice", 1.0 + t);
-      s.run_key = "slurm:7:3:same";
-      duplicates[t] = board.record(s).duplicate ? 1 : 0;
-    });
-  for (auto& thread : threads) thread.join();
-  EXPECT_EQ(std::count(duplicates.begin(), duplicates.end(), 0), 1);
-  EXPECT_EQ(std::count(duplicates.begin(), duplicates.end(), 1), kThreads - 1);
-  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions"), 1);
-}
-
-// A version 2 file (before stress cases): its cases read back graded and accepted, before and after the migration.
-TEST(Leaderboard, Version2FileReadsItsCasesAsGradedAndMigratesOnFirstWrite) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  write_version_1_leaderboard(path);
-  RawConnection(path).exec(
-      "ALTER TABLE submissions ADD COLUMN protections TEXT NOT NULL DEFAULT '[]'; PRAGMA user_version = 2");
-  {
-    Leaderboard reader(path, Leaderboard::Access::read_only);
-    const auto old = reader.get(1);
-    ASSERT_TRUE(old.has_value());
-    ASSERT_EQ(old->cases.size(), 1u);
-    EXPECT_FALSE(old->cases[0].stress);
-    EXPECT_EQ(old->cases[0].verdict, "accepted");
-  }
-  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2) << "a reader migrates nothing";
-  Leaderboard board(path);
-  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
-  EXPECT_EQ(submission_columns(path).count("run_key"), 1u);
-  const auto old = board.get(1);
-  ASSERT_TRUE(old.has_value());
-  EXPECT_EQ(old->cases.at(0).samples, 30);
-  EXPECT_FALSE(old->cases.at(0).stress);
-  EXPECT_EQ(old->cases.at(0).verdict, "accepted");
 }
 
 // A leaderboard written by a judge of schema version 1 keeps working: read-only access (reports) reads it as it is,
@@ -698,12 +692,10 @@ TEST(Leaderboard, ConcurrentOpensMigrateAVersion1FileOnce) {
 
 // Protections stored as something other than a list (edited by hand) read as one protection, off, saying so: the
 // rest of the leaderboard still reads, and the run does not pass for a sandboxed one or an unrecorded one.
-TEST(Leaderboard, UnreadableStoredProtectionsReadAsOff) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  Leaderboard board(path);
+TEST_P(LeaderboardTest, UnreadableStoredProtectionsReadAsOff) {
+  Leaderboard board(location_);
   const auto id = board.record(submission("alice", 1.0)).id;
-  RawConnection(path).exec("UPDATE submissions SET protections = 'all on, trust me'");
+  raw()->exec("UPDATE submissions SET protections = 'all on, trust me'");
   const auto s = board.get(id);
   ASSERT_TRUE(s.has_value());
   ASSERT_EQ(s->protections.size(), 1u);
@@ -750,20 +742,7 @@ TEST(Leaderboard, ReadOnlyAccessOfAMissingFileNamesItAndCreatesNothing) {
   EXPECT_FALSE(std::filesystem::exists(dir / "data"));
 }
 
-TEST(Leaderboard, ReadOnlyAccessOfAnEmptyFileReadsNothingAndLeavesItEmpty) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  write_file(path, "");
-  Leaderboard board(path, Leaderboard::Access::read_only);
-  EXPECT_TRUE(board.overview().empty());
-  EXPECT_TRUE(board.history("vector_add").empty());
-  EXPECT_TRUE(board.ranking("vector_add", kH100).empty());
-  EXPECT_TRUE(board.gpus("vector_add").empty());
-  EXPECT_FALSE(board.get(1).has_value());
-  EXPECT_EQ(std::filesystem::file_size(path), 0u);
-}
-
-TEST(Leaderboard, ReadOnlyAccessReadsWhatWasRecordedAndRefusesToRecord) {
+TEST(Leaderboard, ReadOnlyAccessReadsAFileItMayNotWrite) {
   TempDir dir;
   const auto path = dir / "lb.db";
   {
@@ -818,53 +797,52 @@ TEST(Leaderboard, SubmissionFromJsonReadsWhatToJsonWrote) {
   EXPECT_THROW(submission_from_json(nlohmann::json::parse(R"({"challenge": "x"})")), nlohmann::json::exception);
 }
 
-TEST(Leaderboard, LockHeldByAnotherJudgeFailsCleanlyAndARetrySucceeds) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  Leaderboard board(path);
+TEST_P(LeaderboardTest, LockHeldByAnotherJudgeFailsCleanlyAndARetrySucceeds) {
+  Leaderboard board(location_);
   board.set_busy_timeout(std::chrono::milliseconds(200));
-  RawConnection other(path);
-  other.exec("BEGIN EXCLUSIVE");
+  const auto other = raw();
+  other->exec(postgres() ? "BEGIN; LOCK TABLE submissions IN EXCLUSIVE MODE" : "BEGIN EXCLUSIVE");
 
   const auto started = std::chrono::steady_clock::now();
   const auto message = error_from([&] { board.record(submission("alice", 1.0)); });
   EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(150));  // it did wait
-  EXPECT_TRUE(contains(message, path.string()));
+  EXPECT_TRUE(contains(message, location_));
   EXPECT_TRUE(contains(message, "locked by another judge"));
   EXPECT_TRUE(contains(message, "Try again"));
 
-  other.exec("COMMIT");
+  other->exec("COMMIT");
   const auto id = board.record(submission("alice", 1.0)).id;
-  EXPECT_EQ(other.scalar("SELECT count(*) FROM submissions"), 1);
-  EXPECT_EQ(other.scalar("SELECT count(*) FROM case_results"), 2);
-  EXPECT_EQ(other.scalar("SELECT count(*) FROM case_results WHERE submission_id = " + std::to_string(id)), 2);
+  EXPECT_EQ(other->scalar("SELECT count(*) FROM submissions"), 1);
+  EXPECT_EQ(other->scalar("SELECT count(*) FROM case_results"), 2);
+  EXPECT_EQ(other->scalar("SELECT count(*) FROM case_results WHERE submission_id = " + std::to_string(id)), 2);
 }
 
-TEST(Leaderboard, FailureHalfwayThroughARecordLeavesNothingBehind) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
-  Leaderboard board(path);
+TEST_P(LeaderboardTest, FailureHalfwayThroughARecordLeavesNothingBehind) {
+  Leaderboard board(location_);
   // Make the second case's insert fail after the submission row and the first case went in.
-  RawConnection(path).exec(
-      "CREATE TRIGGER refuse BEFORE INSERT ON case_results WHEN NEW.name = 'large' "
-      "BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
+  raw()->exec(postgres() ? "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                           "IF NEW.name = 'large' THEN RAISE EXCEPTION 'refused by test trigger'; END IF; "
+                           "RETURN NEW; END $$; "
+                           "CREATE TRIGGER refuse BEFORE INSERT ON case_results FOR EACH ROW EXECUTE FUNCTION refuse()"
+                         : "CREATE TRIGGER refuse BEFORE INSERT ON case_results WHEN NEW.name = 'large' "
+                           "BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
   const auto message = error_from([&] { board.record(submission("alice", 1.0)); });
-  EXPECT_TRUE(contains(message, path.string()));
+  EXPECT_TRUE(contains(message, location_));
   EXPECT_TRUE(contains(message, "refused by test trigger"));
 
-  RawConnection check(path);
-  EXPECT_EQ(check.scalar("SELECT count(*) FROM submissions"), 0);
-  EXPECT_EQ(check.scalar("SELECT count(*) FROM case_results"), 0);
-  check.exec("DROP TRIGGER refuse");
+  const auto check = raw();
+  EXPECT_EQ(check->scalar("SELECT count(*) FROM submissions"), 0);
+  EXPECT_EQ(check->scalar("SELECT count(*) FROM case_results"), 0);
+  check->exec(postgres() ? "DROP TRIGGER refuse ON case_results" : "DROP TRIGGER refuse");
   board.record(submission("alice", 1.0));  // the connection is usable again: no transaction left open
-  EXPECT_EQ(check.scalar("SELECT count(*) FROM submissions"), 1);
+  EXPECT_EQ(check->scalar("SELECT count(*) FROM submissions"), 1);
 }
 
 // "Many judges at once lose nothing": separate processes, each with its own connection, created at the same moment
 // on a file that does not exist yet, all writing as fast as they can.
-TEST(Leaderboard, ConcurrentJudgeProcessesLoseNothing) {
-  TempDir dir;
-  const auto path = dir / "shared" / "lb.db";
+TEST_P(LeaderboardTest, ConcurrentJudgeProcessesLoseNothing) {
+  // No tables yet (a database nobody wrote to; for SQLite not even its directory): the judges race to create them.
+  const std::string path = postgres() ? location_ : (dir_ / "shared" / "lb.db").string();
   constexpr int kProcesses = 8;
   constexpr int kRecordsEach = 25;
 
@@ -914,9 +892,8 @@ TEST(Leaderboard, ConcurrentJudgeProcessesLoseNothing) {
   }
 }
 
-TEST(Leaderboard, ThreadsSharingOrNotSharingALeaderboardLoseNothing) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
+TEST_P(LeaderboardTest, ThreadsSharingOrNotSharingALeaderboardLoseNothing) {
+  const std::string& path = location_;
   constexpr int kThreads = 4;
   constexpr int kRecordsEach = 20;
   Leaderboard shared(path);
@@ -933,15 +910,14 @@ TEST(Leaderboard, ThreadsSharingOrNotSharingALeaderboardLoseNothing) {
   }
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(shared.history("vector_add").size(), std::size_t{2 * kThreads * kRecordsEach});
-  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM case_results"), 2 * 2 * kThreads * kRecordsEach);
+  EXPECT_EQ(raw()->scalar("SELECT count(*) FROM case_results"), 2 * 2 * kThreads * kRecordsEach);
 }
 
 // Judges submitting at once, each on its own connection: every rank a judge reports is the rank its user had in the
 // database right after its own insert, whatever the others inserted just after. Ids grow in commit order (each
 // insert holds the write lock), so the ranking at that moment is the one of the submissions up to its id.
-TEST(Leaderboard, ConcurrentRecordsReportTheRankOfTheirOwnMoment) {
-  TempDir dir;
-  const auto path = dir / "lb.db";
+TEST_P(LeaderboardTest, ConcurrentRecordsReportTheRankOfTheirOwnMoment) {
+  const std::string& path = location_;
   constexpr int kThreads = 8;
   constexpr int kRecordsEach = 15;
   // Distinct scores in a shuffled order: users overtake one another all the time, and no tie needs breaking.
@@ -995,6 +971,150 @@ TEST(Leaderboard, ConcurrentRecordsReportTheRankOfTheirOwnMoment) {
   std::map<std::string, int> final_rank;
   for (const auto& e : board.ranking("vector_add", kH100)) final_rank[e.user] = e.rank;
   EXPECT_EQ(all.back().rank, final_rank[all.back().user]);
+}
+
+// A run recorded again under the same key (a batch shard resumed after a failure) is not inserted twice: the second
+// record returns the first one's id, says it is a duplicate, and ranks the user as they stand now.
+TEST_P(LeaderboardTest, RunKeyRecordsARunOnce) {
+  Leaderboard board(location_);
+  auto first = submission("alice", 2.0);
+  first.run_key = "batch-1/alice/1_naive.cu";
+  const Recorded recorded = board.record(first);
+  EXPECT_FALSE(recorded.duplicate);
+  board.record(submission("bob", 1.0));
+
+  auto again = first;
+  again.score_ms = 0.5;  // judged again, timed differently: still the same run
+  const Recorded duplicate = board.record(again);
+  EXPECT_TRUE(duplicate.duplicate);
+  EXPECT_EQ(duplicate.id, recorded.id);
+  EXPECT_EQ(duplicate.rank, 2) << "alice's current place, behind bob";
+  EXPECT_EQ(duplicate.ranked, 2);
+  const auto other = raw();
+  EXPECT_EQ(other->scalar("SELECT count(*) FROM submissions"), 2);
+  EXPECT_EQ(other->scalar("SELECT count(*) FROM case_results"), 4);
+  EXPECT_EQ(board.get(recorded.id)->score_ms, 2.0);
+  EXPECT_EQ(board.get(recorded.id)->run_key, first.run_key);
+
+  // Runs without a key never collide; another key is another run.
+  EXPECT_FALSE(board.record(submission("alice", 3.0)).duplicate);
+  EXPECT_FALSE(board.record(submission("alice", 3.0)).duplicate);
+  auto second = first;
+  second.run_key = "batch-1/alice/2_coalesced.cu";
+  EXPECT_FALSE(board.record(second).duplicate);
+  EXPECT_EQ(other->scalar("SELECT count(*) FROM submissions"), 5);
+  EXPECT_EQ(board.ranking("vector_add", kH100).at(1).attempts, 4);
+}
+
+TEST_P(LeaderboardTest, ReadOnlyAccessOfAnEmptyLeaderboardReadsNothingAndCreatesNothing) {
+  if (!postgres()) write_file(location_, "");
+  {
+    Leaderboard board(location_, Leaderboard::Access::read_only);
+    EXPECT_TRUE(board.overview().empty());
+    EXPECT_TRUE(board.history("vector_add").empty());
+    EXPECT_TRUE(board.ranking("vector_add", kH100).empty());
+    EXPECT_TRUE(board.gpus("vector_add").empty());
+    EXPECT_FALSE(board.get(1).has_value());
+    const auto message = error_from([&] { board.record(submission("carol", 0.5)); });
+    EXPECT_TRUE(contains(message, "read-only")) << message;
+  }
+  if (postgres()) {
+    EXPECT_EQ(raw()->scalar("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), 0);
+  } else {
+    EXPECT_EQ(std::filesystem::file_size(location_), 0u);
+  }
+}
+
+TEST_P(LeaderboardTest, ReadOnlyAccessReadsWhatWasRecordedAndRefusesToRecord) {
+  {
+    Leaderboard board(location_);
+    board.record(submission("alice", 2.0));
+    board.record(submission("bob", 1.0));
+  }
+  Leaderboard board(location_, Leaderboard::Access::read_only);
+  const auto ranking = board.ranking("vector_add", kH100);
+  ASSERT_EQ(ranking.size(), 2u);
+  EXPECT_EQ(ranking[0].user, "bob");
+  EXPECT_EQ(board.history("vector_add").at(0).cases.size(), 2u);
+  const auto message = error_from([&] { board.record(submission("carol", 0.5)); });
+  EXPECT_TRUE(contains(message, "read-only")) << message;
+  EXPECT_EQ(raw()->scalar("SELECT count(*) FROM submissions"), 2);
+}
+
+// A leaderboard of schema version 2 (protections, no run keys, no per-case verdicts) is migrated on first write: its
+// runs read back with no run key and every case accepted within the promises; new runs keep theirs.
+TEST(Leaderboard, Version2FileIsReadAsItIsAndMigratedOnFirstWrite) {
+  TempDir dir;
+  const auto path = dir / "lb.db";
+  write_version_1_leaderboard(path);
+  RawConnection(path).exec(
+      "ALTER TABLE submissions ADD COLUMN protections TEXT NOT NULL DEFAULT '[]';"
+      "UPDATE submissions SET protections = '[{\"name\": \"landlock\", \"on\": true, \"why\": \"ABI 6\"}]';"
+      "PRAGMA user_version = 2");
+  {
+    Leaderboard reader(path, Leaderboard::Access::read_only);
+    const auto old = reader.get(1);
+    ASSERT_TRUE(old.has_value());
+    EXPECT_EQ(old->protections.size(), 1u);
+    EXPECT_EQ(old->run_key, "");
+    ASSERT_EQ(old->cases.size(), 1u);
+    EXPECT_FALSE(old->cases[0].stress);
+  }
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 2) << "a reader migrates nothing";
+
+  Leaderboard board(path);
+  EXPECT_EQ(RawConnection(path).scalar("PRAGMA user_version"), 3);
+  EXPECT_EQ(submission_columns(path).count("run_key"), 1u);
+  const auto old = board.get(1);
+  ASSERT_TRUE(old.has_value());
+  EXPECT_EQ(old->protections.size(), 1u);
+  EXPECT_EQ(old->run_key, "");
+  ASSERT_EQ(old->cases.size(), 1u);
+  EXPECT_FALSE(old->cases[0].stress);
+  EXPECT_EQ(old->cases[0].verdict, "");
+  EXPECT_EQ(old->cases[0].samples, 30);
+
+  auto keyed = submission("newcomer", 1.0);
+  keyed.run_key = "k";
+  keyed.cases[1].stress = true;
+  keyed.cases[1].verdict = "timeout";
+  keyed.cases[1].beyond = "N past the promised 10^8";
+  const auto id = board.record(keyed).id;
+  EXPECT_TRUE(board.record(keyed).duplicate) << "the key is unique after the migration";
+  const auto fresh = board.get(id);
+  EXPECT_EQ(fresh->run_key, "k");
+  EXPECT_TRUE(fresh->cases[1].stress);
+  EXPECT_EQ(fresh->cases[1].verdict, "timeout");
+  EXPECT_EQ(fresh->cases[1].beyond, "N past the promised 10^8");
+  EXPECT_EQ(RawConnection(path).scalar("SELECT count(*) FROM submissions WHERE run_key IS NULL"), 1);
+}
+
+TEST(Leaderboard, SubmissionFromJsonCarriesRunKeyAndCaseVerdictsAndReadsOldResults) {
+  SubmissionRecord s = submission("alice", 2.0);
+  s.run_key = "shard-2/alice";
+  s.cases[1].stress = true;
+  s.cases[1].verdict = "wrong_answer";
+  s.cases[1].beyond = "values past the promised range";
+  const SubmissionRecord back = submission_from_json(nlohmann::json::parse(to_json(s).dump()));
+  EXPECT_EQ(back.run_key, "shard-2/alice");
+  EXPECT_TRUE(back.cases[1].stress);
+  EXPECT_EQ(back.cases[1].verdict, "wrong_answer");
+  EXPECT_EQ(back.cases[1].beyond, "values past the promised range");
+  EXPECT_EQ(to_json(back).dump(), to_json(s).dump());
+
+  // Saved by a judge of schema 2: no run key, no per-case verdicts.
+  nlohmann::json older = to_json(s);
+  older.erase("run_key");
+  for (auto& c : older.at("cases")) {
+    c.erase("stress");
+    c.erase("verdict");
+    c.erase("beyond");
+  }
+  const SubmissionRecord old = submission_from_json(older);
+  EXPECT_EQ(old.run_key, "");
+  EXPECT_FALSE(old.cases[1].stress);
+  EXPECT_EQ(old.cases[1].verdict, "");
+  EXPECT_EQ(old.cases[1].beyond, "");
 }
 
 }  // namespace
