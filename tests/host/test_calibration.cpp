@@ -349,6 +349,9 @@ esac
 class CalibrationWorker : public ::testing::Test {
  protected:
   void SetUp() override {
+    // Each test its own cache, so its own GPU lock: test processes running at once would otherwise wait for one
+    // another on the fake GPU's lock, and a wait is printed ("waiting for GPU 0: ...").
+    cache_.emplace("JUDGE_CACHE_DIR", (dir_ / "cache").string());
     worker_ = dir_ / "fake-worker";
     write_file(worker_, kFakeWorker);
     fs::permissions(worker_, fs::perms::owner_all);
@@ -375,6 +378,7 @@ class CalibrationWorker : public ::testing::Test {
   }
 
   TempDir dir_;
+  std::optional<ScopedEnv> cache_;
   fs::path worker_;
   std::vector<std::pair<std::string, double>> steps_;
 };
