@@ -6,9 +6,17 @@ cd "$(dirname "$0")/.."
 # JUDGE_TEST_DEPS: the build's packages and the tests' own (headless Chromium for the report page).
 JUDGE_TEST_DEPS=1 BUILD_TYPE=${BUILD_TYPE:-RelWithDebInfo} scripts/build.sh
 cd "${BUILD_DIR:-build}"
-# One GPU resource with as many slots as tests/CMakeLists.txt's JUDGE_GPU_TEST_SLOTS: timing tests take all of them,
-# verdict-only tests one each (see there). Without a GPU the GPU tests skip themselves and the slots do not matter.
+# One GPU resource per GPU (those in CUDA_VISIBLE_DEVICES, else every one nvidia-smi lists), each with as many slots as
+# tests/CMakeLists.txt's JUDGE_GPU_TEST_SLOTS: timing tests take all of a GPU's, verdict-only tests one each (see
+# there); a test sees only the GPU it was given (tests/support/test_support.cpp), so tests that keep a GPU to
+# themselves run side by side on several. Without a GPU the GPU tests skip themselves and the slots do not matter.
 slots=$(sed -n 's/^JUDGE_GPU_TEST_SLOTS:STRING=//p' CMakeCache.txt)
-printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": %s}]}]}\n' "${slots:-4}" \
-  > gpu-resources.json
+if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+  gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
+else
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
+fi
+[ "${gpus:-0}" -ge 1 ] || gpus=1
+entries=$(for ((i = 0; i < gpus; i++)); do printf '%s{"id": "%d", "slots": %s}' "$([ "$i" -gt 0 ] && echo ', ')" "$i" "${slots:-4}"; done)
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [%s]}]}\n' "$entries" > gpu-resources.json
 ctest --output-on-failure -j "$(nproc)" --timeout 1200 --resource-spec-file gpu-resources.json "$@"

@@ -90,6 +90,44 @@ std::vector<ExampleFile> example_files() {
   return out;
 }
 
+namespace {
+
+// ctest gives a GPU test its GPU in CTEST_RESOURCE_GROUP_0_GPUS ("id:1,slots:4"): scripts/test.sh writes one resource
+// per GPU, numbered as nvidia-smi numbers them (by PCI bus), or as the positions in a CUDA_VISIBLE_DEVICES the suite
+// was started with. The test, and every judge it starts, then see that GPU alone, so two tests that each keep a GPU
+// to themselves run side by side on two GPUs. Outside ctest's resource allocation nothing changes.
+void see_only_the_assigned_gpu() {
+  const char* group = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS");
+  if (!group) return;
+  const std::string spec = group;
+  const auto at = spec.find("id:");
+  if (at == std::string::npos) return;
+  const std::string id = spec.substr(at + 3, spec.find(',', at) - (at + 3));
+  std::size_t index = 0;
+  try {
+    index = std::stoul(id);
+  } catch (const std::exception&) {
+    return;
+  }
+  std::vector<std::string> visible;
+  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES"); v && *v) {
+    std::string list = v;
+    for (std::size_t from = 0; from <= list.size();) {
+      const auto comma = std::min(list.find(',', from), list.size());
+      visible.push_back(list.substr(from, comma - from));
+      from = comma + 1;
+    }
+  }
+  if (visible.empty()) {
+    ::setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    ::setenv("CUDA_VISIBLE_DEVICES", id.c_str(), 1);
+  } else if (index < visible.size()) {
+    ::setenv("CUDA_VISIBLE_DEVICES", visible[index].c_str(), 1);
+  }
+}
+
+}  // namespace
+
 bool gpu_present() {
   static const bool present = [] {
     if (std::getenv("JUDGE_TEST_NO_GPU")) return false;
@@ -99,7 +137,9 @@ bool gpu_present() {
     char buf[256];
     while (std::fgets(buf, sizeof buf, pipe)) out += buf;
     int rc = pclose(pipe);
-    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0 && out.find("GPU") != std::string::npos;
+    const bool found = rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0 && out.find("GPU") != std::string::npos;
+    if (found) see_only_the_assigned_gpu();
+    return found;
   }();
   return present;
 }
