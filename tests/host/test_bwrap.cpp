@@ -51,6 +51,24 @@ TEST(Bwrap, MountsComeAfterTheDirectoriesTheyAreIn) {
   EXPECT_EQ(std::count(m.begin(), m.end(), "/dev/null"), 0) << "--dev provides it";
 }
 
+// Debian's and NVIDIA's packages make /usr/local/cuda a link to /etc/alternatives/cuda, itself a link to
+// /usr/local/cuda-13.0: inside the sandbox the first link must lead to the toolkit without the second (seen on the
+// GPU machines: bwrap could not exec /usr/local/cuda/bin/nvcc).
+TEST(Bwrap, ASymlinkChainPointsStraightAtItsTarget) {
+  testing::TempDir dir;
+  fs::create_directories(dir / "toolkit-13.0" / "bin");
+  fs::create_directories(dir / "alternatives");
+  fs::create_directory_symlink(dir / "toolkit-13.0", dir / "alternatives" / "toolkit");
+  fs::create_directory_symlink(dir / "alternatives" / "toolkit", dir / "toolkit");
+  const fs::path real = fs::canonical(dir / "toolkit-13.0");
+  SandboxPolicy p{"test", {{dir / "toolkit", PathAccess::read}}};
+  std::vector<std::string> m = bwrap_mounts(p);
+  EXPECT_GE(index_of(m, {"--symlink", real.string(), (dir / "toolkit").string()}), 0);
+  EXPECT_GE(index_of(m, {"--ro-bind", real.string(), real.string()}), 0);
+  EXPECT_EQ(std::count(m.begin(), m.end(), (dir / "alternatives" / "toolkit").string()), 0)
+      << "the middle link is not in the sandbox, so nothing may point through it";
+}
+
 TEST(Bwrap, ArgumentsUnshareEverythingAndClearTheEnvironment) {
   BwrapSandbox s;
   s.bwrap = "/usr/bin/bwrap";

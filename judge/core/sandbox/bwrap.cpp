@@ -80,8 +80,12 @@ std::vector<Mount> mounts_of(const SandboxPolicy& policy) {
         if (std::any_of(read_only.begin(), read_only.end(), [&](const fs::path& d) { return beneath(rule.path, d); }))
           break;
         if (fs::is_symlink(st)) {
-          // /lib -> usr/lib on a merged /usr: the link itself, its target being mounted in its own right.
-          mounts.push_back({rule.path, {"--symlink", fs::read_symlink(rule.path, ec).string(), p}});
+          // /lib -> usr/lib on a merged /usr: the link itself, its target being mounted in its own right. It points
+          // straight at the final target: a chain (/usr/local/cuda -> /etc/alternatives/cuda -> /usr/local/cuda-13.0)
+          // would otherwise pass through links the sandbox does not have.
+          fs::path target = fs::canonical(rule.path, ec);
+          if (ec) break;
+          mounts.push_back({rule.path, {"--symlink", target.string(), p}});
         } else {
           mounts.push_back({rule.path, {"--ro-bind", p, p}});
           read_only.push_back(rule.path);
