@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -154,7 +155,7 @@ class WorkerSession {
     }
     ExitStatus status = child.wait(Clock::now() + std::chrono::seconds(10));
     // A worker that ended holding the lock released it by ending.
-    if (r_.gpu_lock && r_.gpu_lock->end_s == 0) r_.gpu_lock->end_s = monotonic_s();
+    if (holding_) release_gpu(monotonic_s());
     r_.output = child.output();
     r_.output_dropped = child.output_dropped();
     if (hung) return on_hang();
@@ -184,7 +185,7 @@ class WorkerSession {
       } else if (ev == "gpu_wait") {
         // Another judge is timing on this GPU: its worker's own deadlines bound how long that can take (and the
         // lock dies with it), so ours waits without one.
-        r_.gpu_lock = GpuLockReport{};
+        if (!r_.gpu_lock) r_.gpu_lock = GpuLockReport{};
         r_.gpu_lock->waited = true;
         r_.gpu_lock->waited_for = m.value("holder", "");
         stage_ = "waiting for the GPU";
@@ -195,12 +196,14 @@ class WorkerSession {
                                                                    : r_.gpu_lock->waited_for));
       } else if (ev == "gpu_lock") {
         if (!r_.gpu_lock) r_.gpu_lock = GpuLockReport{};
-        r_.gpu_lock->waited_s = m.value("waited_s", 0.0);
-        r_.gpu_lock->start_s = m.value("at", 0.0);
+        r_.gpu_lock->waited_s += m.value("waited_s", 0.0);
+        hold_from_ = m.value("at", 0.0);
+        holding_ = true;
+        if (r_.gpu_lock->holds.empty()) r_.gpu_lock->start_s = hold_from_;
         stage_ = "between cases";
         deadline_ = from_now(kSetupLimit * slowdown());
       } else if (ev == "gpu_release") {
-        if (r_.gpu_lock) r_.gpu_lock->end_s = m.value("at", 0.0);
+        if (holding_) release_gpu(m.value("at", 0.0));
       } else if (ev == "progress") {
         progress_.phase = m.value("phase", "timing");
         progress_.calls = m.value("calls", 0);
@@ -303,6 +306,14 @@ class WorkerSession {
   int call_index_ = 0;
   bool in_call_ = false;
   bool done_ = false;
+  bool holding_ = false;  // the worker holds the GPU lock, since hold_from_
+  double hold_from_ = 0;
+
+  void release_gpu(double at) {
+    holding_ = false;
+    r_.gpu_lock->end_s = at;
+    r_.gpu_lock->holds.emplace_back(hold_from_, at);
+  }
   bool fatal_ = false;
   int case_count_ = 0;
   RunProgress progress_;
@@ -354,8 +365,11 @@ void run_stress_phase(JudgeReport& r, CaseLists remaining, RunWorker&& run_worke
       if (!r.gpu_lock) {
         r.gpu_lock = part.gpu_lock;
       } else {
+        r.gpu_lock->waited = r.gpu_lock->waited || part.gpu_lock->waited;
+        if (r.gpu_lock->waited_for.empty()) r.gpu_lock->waited_for = part.gpu_lock->waited_for;
         r.gpu_lock->waited_s += part.gpu_lock->waited_s;
         r.gpu_lock->end_s = part.gpu_lock->end_s;
+        r.gpu_lock->holds.insert(r.gpu_lock->holds.end(), part.gpu_lock->holds.begin(), part.gpu_lock->holds.end());
       }
     }
   }
@@ -471,8 +485,11 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
           {"file", GpuLock::file_for(o.cache_dir, r.device->key()).string()},
           {"holder", fmt::format("{} (pid {})", o.lock_holder.empty() ? "judge submit" : o.lock_holder, ::getpid())}};
     // A tool (Nsight Compute, compute-sanitizer) runs the worker and follows it into the solver, where solve()'s
-    // kernels are: the solver must then let the tool in (solver_process.hpp).
-    if (o.wrapper || o.sanitize) job_json["tool"] = true;
+    // kernels are: the solver must then let the tool in (solver_process.hpp). That holds also when the judge itself
+    // was started under one (`ncu --target-processes all judge submit ...`, as bench/proof.sh does): the tool's
+    // injection library is named in CUDA_INJECTION64_PATH. The protections it relaxes are reported off, saying why.
+    const char* injected = std::getenv("CUDA_INJECTION64_PATH");
+    if (o.wrapper || o.sanitize || (injected && *injected)) job_json["tool"] = true;
     JobFile job(o.cache_dir / "jobs", job_json);
     std::vector<std::string> prefix;
     fs::path sanitizer_log;
@@ -604,7 +621,7 @@ json to_json(const JudgeReport& r) {
   if (r.gpu_lock)
     j["gpu_lock"] = {{"waited", r.gpu_lock->waited}, {"waited_s", r.gpu_lock->waited_s},
                      {"waited_for", r.gpu_lock->waited_for},
-                     {"window_s", {r.gpu_lock->start_s, r.gpu_lock->end_s}}};
+                     {"window_s", {r.gpu_lock->start_s, r.gpu_lock->end_s}}, {"holds_s", r.gpu_lock->holds}};
   if (r.mode == Mode::submit && r.accepted()) j["score_ms"] = r.score_ms;
   json kernels = json::array();
   for (const auto& k : kernel_resources(r.cases, r.build.ptxas, r.device ? &*r.device : nullptr))

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "judge/core/build.hpp"
@@ -63,11 +64,14 @@ struct JudgeOptions {
 // The timed phase's hold on the GPU (one timer per GPU): how long it waited, for whom, and the window it held the
 // GPU in, in CLOCK_MONOTONIC seconds (comparable between processes of one host).
 struct GpuLockReport {
-  bool waited = false;     // someone else held it on arrival
-  double waited_s = 0;
-  std::string waited_for;  // the holder met on arrival, when there was one
-  double start_s = 0;
-  double end_s = 0;
+  bool waited = false;     // someone else held it on arrival (at any of the holds)
+  double waited_s = 0;     // all the holds' waits together
+  std::string waited_for;  // the first holder met on arrival, when there was one
+  double start_s = 0;      // the first hold's start
+  double end_s = 0;        // the last hold's end
+  // Every hold, in order: one per worker that timed (the graded cases, then, once they passed, the stress cases in a
+  // worker of their own). Another judge may time between two of them, so only these are the GPU's alone.
+  std::vector<std::pair<double, double>> holds;
 };
 
 struct JudgeReport {

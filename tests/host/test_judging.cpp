@@ -56,6 +56,13 @@ case "$FAKE_SCENARIO" in
     # Plays the job's own case list: each case as $FAKE_CASE_<name> says (ok, wrong or segv), and logs the list.
     tests=$(tr -d ' \n' < "$3" | sed -n 's/.*"tests":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' ' ')
     echo "${tests:-none}" >> "$FAKE_JOBLOG"
+    # With $FAKE_LOCKLOG: each worker holds the GPU lock around its cases, at made-up times 1-2, 3-4, ..., the second
+    # one after waiting for another judge.
+    if [ -n "${FAKE_LOCKLOG:-}" ]; then
+      t=$(cat "$FAKE_LOCKLOG" 2>/dev/null || echo 0)
+      [ "$t" -gt 0 ] && send '{"event":"gpu_wait","holder":"judge submit by someone, pid 1"}'
+      send '{"event":"gpu_lock","at":'$((t + 1))',"waited_s":0.5}'
+    fi
     for c in $tests; do
       send '{"event":"case_begin","case":"'$c'"}'; send '{"event":"call","case":"'$c'","index":0}'
       how=$(printenv "FAKE_CASE_$c" || echo ok)
@@ -65,6 +72,7 @@ case "$FAKE_SCENARIO" in
         segv) kill -SEGV $$ ;;
       esac
     done
+    if [ -n "${FAKE_LOCKLOG:-}" ]; then send '{"event":"gpu_release","at":'$((t + 2))'}'; echo $((t + 2)) > "$FAKE_LOCKLOG"; fi
     send '{"event":"done"}' ;;
 esac
 )";
@@ -240,6 +248,25 @@ TEST_F(StressJudging, StressCasesRunAfterTheGradedOnesAndDecideNothing) {
   ASSERT_NE(result(r, "s3"), nullptr);
   EXPECT_EQ(result(r, "s3")->verdict, Verdict::accepted) << "a stress failure does not stop the others";
   EXPECT_TRUE(r.failed_case.empty());
+}
+
+// The graded cases' worker and the stress cases' each hold the GPU lock; another judge may time in between. The
+// report keeps both holds (tests compare them across judges: none may overlap another judge's), and a wait at the
+// second hold still counts as a wait, naming whom it waited for.
+TEST_F(StressJudging, EachWorkersHoldOfTheGpuIsReportedAndAWaitAtAnyOfThemCounts) {
+  setenv("FAKE_LOCKLOG", (dir_ / "lock.log").c_str(), 1);
+  auto r = run_with({});
+  unsetenv("FAKE_LOCKLOG");
+  EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+  ASSERT_TRUE(r.gpu_lock);
+  EXPECT_EQ(r.gpu_lock->holds, (std::vector<std::pair<double, double>>{{1, 2}, {3, 4}}));
+  EXPECT_EQ(r.gpu_lock->start_s, 1);
+  EXPECT_EQ(r.gpu_lock->end_s, 4);
+  EXPECT_TRUE(r.gpu_lock->waited);
+  EXPECT_EQ(r.gpu_lock->waited_for, "judge submit by someone, pid 1");
+  EXPECT_DOUBLE_EQ(r.gpu_lock->waited_s, 1.0);
+  const auto j = judge::to_json(r);
+  EXPECT_EQ(j["gpu_lock"]["holds_s"].dump(), "[[1.0,2.0],[3.0,4.0]]");
 }
 
 TEST_F(StressJudging, AStressCaseThatKillsItsWorkerGetsItsVerdictAndAFreshWorkerGoesOn) {
