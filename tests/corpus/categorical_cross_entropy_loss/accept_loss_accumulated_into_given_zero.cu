@@ -1,8 +1,10 @@
-// expect: wrong_answer
-// expect-message: NaN
-// Accumulates loss / N into loss[0] with atomicAdd but never sets loss[0] to 0 first, so the sum starts from whatever
-// the buffer held. The judge fills outputs with a NaN pattern before each call: NaN + anything is NaN. (Without the
-// poison, the previous call's result would be added in, and the error would only show from the second call on.)
+// expect: accepted
+// judge-command: submit
+// Accumulates loss / N into loss[0] with atomicAdd and never sets loss[0] to 0 first. LeetGPU hands `loss` over
+// zeroed and its users rely on that, so the statement promises it and the judge zeroes `loss` before every call,
+// benchmark calls included (the spec's `init` on the output): this is correct, also when solve() is called again and
+// again. (Before the judge matched that promise it poisoned `loss` with NaN and this was wrong_answer; a judge that
+// zeroed only the first call would fail this entry on the benchmarks, where the sums would pile up.)
 #include <cuda_runtime.h>
 #include <math.h>
 __global__ void cross_entropy(const float* logits, const int* labels, float* loss, int N, int C) {

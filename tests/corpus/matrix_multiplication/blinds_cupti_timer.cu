@@ -1,11 +1,16 @@
-// expect: suspicious_timing
+// expect: accepted|suspicious_timing
+// expect-charged: trusted
 // judge-command: submit
-// Attacks the timer itself. The judge times a call by CUPTI activity records, and CUPTI lives in the same process:
-// this looks up cuptiActivityDisable/Enable, switches kernel records off (both kinds: the judge's serialized one and
-// the concurrent one), runs the (correct) cuBLAS GEMM, switches the serialized kind back on and adds a 4-byte memset
-// so that the call is not empty. The timer then sees only the memset: a
-// 4096^3 GEMM "in" a few microseconds, hundreds of times faster than the GPU's arithmetic allows. In-process code can
-// tamper with any in-process probe; what catches it is the physical floor (flops / peak rate): `suspicious_timing`.
+// Attacks the timer itself. The judge times a call by CUPTI activity records, and CUPTI lives in the process that
+// runs solve(): this looks up cuptiActivityDisable/Enable, switches kernel records off (both kinds: the judge's
+// serialized one and the concurrent one), runs the (correct) cuBLAS GEMM, switches the serialized kind back on and
+// adds a 4-byte memset so that the call is not empty. CUPTI then sees only the memset: a 4096^3 GEMM "in" a few
+// microseconds. (Against the judge before the trust boundary this was caught only by the physical floor.)
+// Harmless when a clock outside the submission's process bounds each call from below: the trace missed the work, so
+// every benchmark is charged by the trusted clock (`charged: trusted`), at the GEMM's honest price, and the run is
+// accepted (the GEMM is correct). Where a call's round trip is slow the trusted allowance can exceed a case's real
+// work and the memset's time then falls under the physical floor (`suspicious_timing`); both deny the decoy.
+// `charged: gpu` on an accepted run would mean the memset's microseconds were believed.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 

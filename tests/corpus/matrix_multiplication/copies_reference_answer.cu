@@ -1,15 +1,16 @@
-// expect: output_not_written
+// expect: output_not_written|suspicious_timing
+// expect-output-lacks: copying the judge's answer
 // judge-command: submit
-// Steals the answer. The judge computes the reference C into a device buffer of the same process, and on the
-// benchmarks this copies it instead of multiplying: it walks the device allocations near C (cuMemGetAddressRange,
-// through the runtime's driver entry points), and takes the first one of C's size whose values match a few dot
-// products it computes itself. (The tests are small and computed honestly.) If the reference is there during
-// solve(), C is right at memcpy speed, far below the GPU's arithmetic floor: `suspicious_timing`. If the judge only
-// computes it after the call, no buffer matches and C is left alone: `output_not_written`. `accepted` would mean the
-// judge both exposes its answer and believes a 4096^3 GEMM in tens of microseconds. What it found goes to stderr.
-// The judge computes the expected answer only after the call (and poisons its buffer before), so on the H200 this
-// gets `output_not_written` deterministically; `suspicious_timing` would mean the answer leaked into device memory
-// again.
+// Steals the answer. On the benchmarks this copies the reference C instead of multiplying: it walks the device
+// allocations near C (cuMemGetAddressRange, through the runtime's driver entry points), and takes the first one of
+// C's size whose values match a few dot products it computes itself. (The tests are small and computed honestly.)
+// Harmless when no answer is in reach: the judge computes the expected C only after the call (and poisons its buffer
+// before), and in a process the submission does not run in (solve() runs in the sandboxed solver, which sees A, B and
+// C through CUDA IPC and nothing else of the judge's). Then nothing is copied and C is left alone: which rejection
+// surfaces depends on what the walk could do with IPC mappings. Where it finds nothing to compare, solve() does no
+// GPU work at all (`suspicious_timing`: "did no GPU work"); where it compares candidates, C stays unwritten
+// (`output_not_written`). The line it prints says which; "copying the judge's answer" in it (forbidden above) would
+// mean the answer leaked into reach again, and `accepted` that the judge also believed a 4096^3 GEMM in microseconds.
 #include <cuda.h>
 #include <cuda_runtime.h>
 

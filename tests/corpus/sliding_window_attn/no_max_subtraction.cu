@@ -1,8 +1,10 @@
 // expect: wrong_answer
 // expect-message: NaN
+// judge-args: --strict
 // submissions/sliding_window_attn/1_warp_per_row.cu computing exp(s) instead of exp(s - max). The same softmax in
 // exact arithmetic, and every test with inputs in [-1, 1) passes; on large_scores_40x16_w4 (scores from 112 to 368)
-// expf overflows and the rows become inf / inf = NaN.
+// expf overflows and the rows become inf / inf = NaN. Those scores are past what the statement promises, so that case
+// is a stress case: without --strict this is accepted with the stress case reported failed; --strict makes it decide.
 #include <cuda_runtime.h>
 
 #include <math.h>
