@@ -478,6 +478,8 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   // One worker per phase: the graded cases, then the stress cases (again after a stress case that killed its worker).
   auto run_worker = [&](JudgeReport& into, const CaseLists& lists) {
     json job_json = job_for(ch, r.build.library, r.build.library_sha256, o, r.seed, lists);
+    // The GPU by its UUID, which the probe found: the worker starts the solver on it before making its own context.
+    if (!r.device->uuid.empty()) job_json["device_uuid"] = r.device->uuid;
     // One timer per GPU: the worker holds this GPU's lock while it times (never under the sanitizer, which times
     // nothing).
     if (o.mode == Mode::submit && !o.sanitize && !lists.benchmarks.empty())

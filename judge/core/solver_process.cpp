@@ -82,6 +82,12 @@ std::string describe_wait_status(int status) {
 }  // namespace
 
 SolverProcess SolverProcess::start(const SolverOptions& o) {
+  SolverProcess s = spawn(o);
+  s.await_ready();
+  return s;
+}
+
+SolverProcess SolverProcess::spawn(const SolverOptions& o) {
   const bool tool = o.tool;
   // Who the solver runs as (policy.hpp): nobody when the judge is root. A tool that must inject into it keeps ours.
   const std::optional<Credentials> as = tool ? std::nullopt : solver_credentials();
@@ -155,27 +161,30 @@ SolverProcess SolverProcess::start(const SolverOptions& o) {
                             s.stop_between_calls_ ? "SIGSTOP after each reply, SIGCONT before each command"
                                                   : "relaxed: a tool runs the solver"});
   s.protections_.push_back({"environment", true, "the solver sees none of the judge's variables or paths"});
+  s.executable_ = o.executable;
+  return s;
+}
 
+void SolverProcess::await_ready() {
   // The hello: the CUDA context exists and the solver confined itself.
   std::string line;
   for (;;) {
-    if (!s.channel_.receive(line)) {
-      s.reap(false);
-      JUDGE_THROW(Error, "the solver process ({}) {} before it was ready{}", o.executable.string(),
-                  describe_wait_status(s.status_),
-                  WIFEXITED(s.status_) && WEXITSTATUS(s.status_) == 127 ? " (could it be executed?)" : "");
+    if (!channel_.receive(line)) {
+      reap(false);
+      JUDGE_THROW(Error, "the solver process ({}) {} before it was ready{}", executable_.string(),
+                  describe_wait_status(status_),
+                  WIFEXITED(status_) && WEXITSTATUS(status_) == 127 ? " (could it be executed?)" : "");
     }
     json hello = json::parse(line, nullptr, false);
     if (!hello.is_object() || !hello.value("hello", false)) continue;
     if (hello.contains("error")) JUDGE_THROW(Error, "the solver process could not start: {}",
                                              hello["error"].get<std::string>());
-    s.timer_ = hello.value("timer", "");
-    s.timer_warning_ = hello.value("warning", "");
-    for (const auto& p : hello.value("protections", json::array())) s.protections_.push_back(p.get<Protection>());
+    timer_ = hello.value("timer", "");
+    timer_warning_ = hello.value("warning", "");
+    for (const auto& p : hello.value("protections", json::array())) protections_.push_back(p.get<Protection>());
     break;
   }
-  s.stop();
-  return s;
+  stop();
 }
 
 SolverProcess::SolverProcess(SolverProcess&& o) noexcept { *this = std::move(o); }
@@ -194,6 +203,7 @@ SolverProcess& SolverProcess::operator=(SolverProcess&& o) noexcept {
     std::swap(timer_warning_, o.timer_warning_);
     std::swap(protections_, o.protections_);
     std::swap(scratch_, o.scratch_);
+    std::swap(executable_, o.executable_);
   }
   return *this;
 }

@@ -51,6 +51,10 @@ class SolverProcess {
   // Starts the solver and waits for its hello (CUDA context made, sandbox applied). Throws Error naming the cause
   // when it cannot start or says it has no device.
   static SolverProcess start(const SolverOptions& options);
+  // The two halves of start(): spawn() starts the process and returns at once, await_ready() waits for its hello.
+  // Between them the caller does its own setup (the worker makes its CUDA context while the solver makes its own).
+  static SolverProcess spawn(const SolverOptions& options);
+  void await_ready();
   SolverProcess(SolverProcess&&) noexcept;
   SolverProcess& operator=(SolverProcess&&) noexcept;
   SolverProcess(const SolverProcess&) = delete;
@@ -96,6 +100,7 @@ class SolverProcess {
   std::string timer_, timer_warning_;
   std::vector<Protection> protections_;
   std::filesystem::path scratch_;
+  std::filesystem::path executable_;  // for messages
 };
 
 }  // namespace judge

@@ -107,6 +107,17 @@ int run(const std::string& job_path, int fd) {
       throw judge::Error(fmt::format("no reference kernel is registered for challenge '{}' (reference/{}.cu)",
                                      challenge.id, challenge.id));
 
+    // The solver makes its CUDA context while the worker makes its own (each costs a few hundred milliseconds):
+    // started here when the job names the GPU's UUID, else once the worker has found it.
+    judge::SolverOptions solver_options;
+    solver_options.executable = solver_executable();
+    solver_options.cupti = job.value("cupti", true);
+    solver_options.tool = job.value("tool", false);
+    solver_options.device = job.value("device", 0);
+    solver_options.gpu_uuid = job.value("device_uuid", std::string());
+    std::optional<judge::SolverProcess> early_solver;
+    if (!solver_options.gpu_uuid.empty()) early_solver = judge::SolverProcess::spawn(solver_options);
+
     // CUPTI first, so it sees the context being created. The worker's own timer brackets the solver's calls.
     judge::TimerChoice timer = judge::choose_timer(job.value("cupti", true));
     auto devices = judge::list_devices();
@@ -126,13 +137,15 @@ int run(const std::string& job_path, int fd) {
     judge::ClockProbe clock(ordinal);
     judge::adopt_own_stream(timer, stream.get());
 
-    judge::SolverOptions solver_options;
-    solver_options.executable = solver_executable();
-    solver_options.gpu_uuid = devices[ordinal].uuid;
-    solver_options.device = ordinal;
-    solver_options.cupti = job.value("cupti", true);
-    solver_options.tool = job.value("tool", false);
-    judge::SolverProcess solver = judge::SolverProcess::start(solver_options);
+    if (early_solver && solver_options.gpu_uuid != devices[ordinal].uuid)
+      throw judge::Error(fmt::format("the job names GPU {} as device {}, which is {} here", solver_options.gpu_uuid,
+                                     ordinal, devices[ordinal].uuid));
+    judge::SolverProcess solver = early_solver ? std::move(*early_solver) : [&] {
+      solver_options.gpu_uuid = devices[ordinal].uuid;
+      return judge::SolverProcess::spawn(solver_options);
+    }();
+    early_solver.reset();
+    solver.await_ready();
     messages.send({{"event", "device"}, {"device", devices[ordinal]}, {"timer", solver.timer_name()}});
     if (!solver.timer_warning().empty())
       messages.send({{"event", "timer"}, {"timer", solver.timer_name()}, {"warning", solver.timer_warning()}});

@@ -10,8 +10,10 @@
 //                                   (when the run used CUPTI at all)
 //   // expect-output-lacks: TEXT    optional, repeatable; the report's output, message and build diagnostics must not
 //                                   contain TEXT (`{seed}` stands for the report's seed in decimal)
-//   // expect-charged: trusted      optional, submit only (`trusted` or `gpu`); when the run is accepted, every timed
-//                                   benchmark's timing.charged must be this
+//   // expect-charged: trusted      optional, submit only (`trusted`, `gpu` or `honest`); when the run is accepted,
+//                                   every timed benchmark's timing.charged must be this; `honest`: whichever clock,
+//                                   the time charged is at least half what the judge's own clock measured (a decoy's
+//                                   microseconds were never believed, while CUPTI may have seen the real work)
 //
 // Besides, every entry runs among canaries (class Canaries below): a home directory, a classmate's leaderboard row
 // and cached build, a private copy of the calibration, a process that is not the judge's, and the GPU lock. After the
@@ -202,8 +204,8 @@ TEST(CorpusHeaders, EveryFileNamesKnownVerdicts) {
                          << e.challenge;
     }
     if (!e.charged.empty()) {
-      EXPECT_TRUE(e.charged == "trusted" || e.charged == "gpu")
-          << e.file << ": expect-charged must be trusted or gpu, not `" << e.charged << "`";
+      EXPECT_TRUE(e.charged == "trusted" || e.charged == "gpu" || e.charged == "honest")
+          << e.file << ": expect-charged must be trusted, gpu or honest, not `" << e.charged << "`";
       EXPECT_EQ(e.command, "submit") << e.file << ": expect-charged needs timed benchmarks (judge-command: submit)";
       // It is checked on an accepted run only: an entry that cannot be accepted would never check it.
       EXPECT_TRUE(e.accepts("accepted")) << e.file << ": expect-charged with an entry that cannot be accepted";
@@ -746,8 +748,17 @@ TEST_P(Corpus, GetsItsVerdict) {
     for (const auto& c : j.value("cases", json::array())) {
       if (c.value("kind", "") != "benchmark" || !c.contains("timing")) continue;
       ++benchmarks;
-      EXPECT_EQ(c["timing"].value("charged", ""), e.charged)
-          << "benchmark " << c.value("name", "") << " was charged by the wrong clock: " << c["timing"].dump();
+      if (e.charged == "honest") {
+        const double charged = c["timing"].value("median_ms", 0.0);
+        const double trusted = c["timing"].value("trusted_median_ms", 0.0);
+        EXPECT_GT(trusted, 0) << "benchmark " << c.value("name", "") << " has no trusted time: " << c["timing"].dump();
+        EXPECT_GE(charged, 0.5 * trusted) << "benchmark " << c.value("name", "")
+                                          << " was charged far less than the judge's own clock measured: "
+                                          << c["timing"].dump();
+      } else {
+        EXPECT_EQ(c["timing"].value("charged", ""), e.charged)
+            << "benchmark " << c.value("name", "") << " was charged by the wrong clock: " << c["timing"].dump();
+      }
     }
     EXPECT_GT(benchmarks, 0) << "no timed benchmark in the report";
   }
