@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -487,11 +486,8 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
           {"file", GpuLock::file_for(o.cache_dir, r.device->key()).string()},
           {"holder", fmt::format("{} (pid {})", o.lock_holder.empty() ? "judge submit" : o.lock_holder, ::getpid())}};
     // A tool (Nsight Compute, compute-sanitizer) runs the worker and follows it into the solver, where solve()'s
-    // kernels are: the solver must then let the tool in (solver_process.hpp). That holds also when the judge itself
-    // was started under one (`ncu --target-processes all judge submit ...`, as bench/proof.sh does): the tool's
-    // injection library is named in CUDA_INJECTION64_PATH. The protections it relaxes are reported off, saying why.
-    const char* injected = std::getenv("CUDA_INJECTION64_PATH");
-    if (o.wrapper || o.sanitize || (injected && *injected)) job_json["tool"] = true;
+    // kernels are: the solver must then let the tool in (solver_process.hpp).
+    if (o.wrapper || o.sanitize) job_json["tool"] = true;
     JobFile job(o.cache_dir / "jobs", job_json);
     std::vector<std::string> prefix;
     fs::path sanitizer_log;
