@@ -19,4 +19,14 @@ fi
 [ "${gpus:-0}" -ge 1 ] || gpus=1
 entries=$(for ((i = 0; i < gpus; i++)); do printf '%s{"id": "%d", "slots": %s}' "$([ "$i" -gt 0 ] && echo ', ')" "$i" "${slots:-4}"; done)
 printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [%s]}]}\n' "$entries" > gpu-resources.json
+if [ "${1:-}" = --quick ]; then
+  # The edit-compile-test loop: every host test, then one GPU smoke test per stage of a run (generators and checkers,
+  # the reference against the CPU, a hostile submission in the sandboxed solver, a timed submit that is ranked,
+  # calibration). The plain command stays the full suite.
+  shift
+  ctest --output-on-failure -j "$(nproc)" --timeout 600 -L host "$@"
+  ctest --output-on-failure -j "$(nproc)" --timeout 600 --resource-spec-file gpu-resources.json "$@" -R \
+    '^(Generators\.|Checkers\.|Reference\.MatchesCpuDouble|Files/Corpus\.GetsItsVerdict/vector_add_(forged_verdict_messages|write_past_end|accept_multi_stream)|ConcurrentSubmit\.|CalibrationGpu\.FiguresArePlausible)'
+  exit
+fi
 ctest --output-on-failure -j "$(nproc)" --timeout 1200 --resource-spec-file gpu-resources.json "$@"
