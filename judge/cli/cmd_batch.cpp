@@ -221,7 +221,7 @@ void setup_batch(CLI::App& app, const GlobalOptions& g) {
       ->check(CLI::IsMember({"file", "folder"}));
   b->add_option("--runs-per-gpu", o->runs_per_gpu, "Judging runs in flight per GPU; one times at a time (default 4)")
       ->check(CLI::Range(1, 16));
-  b->add_option("--db", o->db, "Leaderboard database file")->envname("JUDGE_DB");
+  b->add_option("--db", o->db, "Leaderboard database: an SQLite file, or a postgresql:// URI")->envname("JUDGE_DB");
   add_timing_flags(b, o->timing);
   b->add_option("--arch", o->arch, kArchHelp);
   b->add_option("--nvcc-flag", o->nvcc_flags, "Extra flag for nvcc (repeatable)");

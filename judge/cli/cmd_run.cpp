@@ -84,7 +84,7 @@ void setup_run(CLI::App& app, const GlobalOptions& g) {
   auto* s = app.add_subcommand("submit", "Run every test and time the benchmarks; accepted runs join the leaderboard");
   add_common(s, *submit);
   s->add_option("--name", submit->user, "Your name on the leaderboard (default: $JUDGE_USER, else your login)");
-  s->add_option("--db", submit->db, "Leaderboard database file")->envname("JUDGE_DB");
+  s->add_option("--db", submit->db, "Leaderboard database: an SQLite file, or a postgresql:// URI")->envname("JUDGE_DB");
   add_timing_flags(s, submit->timing);
   s->callback([submit, &g] { exit_code() = run_judge(g, *submit); });
 }
