@@ -25,6 +25,7 @@
 #endif
 
 #include "judge/core/sha256.hpp"
+#include "support/leaderboard_records.hpp"
 #include "support/postgres_server.hpp"
 #include "support/test_support.hpp"
 
@@ -35,25 +36,9 @@ using ::judge::testing::read_file;
 using ::judge::testing::TempDir;
 using ::judge::testing::write_file;
 
-constexpr const char* kH100 = "NVIDIA H100 80GB HBM3";
-constexpr const char* kA100 = "NVIDIA A100-SXM4-40GB";
-
-SubmissionRecord submission(const std::string& user, double score_ms, const std::string& gpu = kH100,
-                            const std::string& challenge = "vector_add") {
-  SubmissionRecord s;
-  s.challenge = challenge;
-  s.user = user;
-  s.gpu_name = gpu;
-  s.compute_capability = gpu == kH100 ? "9.0" : "8.0";
-  s.score_ms = score_ms;
-  s.source = "__global__ void solve() {} // " + user;
-  s.judge_version = "0.1.0";
-  s.cases = {{"small", score_ms / 2, score_ms / 3, 1.5, 50, 10.0, 100.0, 0.5},
-             {"large", score_ms * 2, score_ms * 1.9, 0.25, 20, 20.0, 800.0, 1.5}};
-  s.protections = {{"landlock", true, "ABI 6: files, TCP, signals and abstract sockets"},
-                   {"uid drop", false, "judge not running as root: solver keeps uid 1000"}};
-  return s;
-}
+using ::judge::testing::kA100;
+using ::judge::testing::kH100;
+using ::judge::testing::submission;
 
 // The tables as judges wrote them before protections were recorded (schema version 1), made by hand as such a
 // judge made them, with one run in them.
