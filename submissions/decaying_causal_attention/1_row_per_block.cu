@@ -1,6 +1,7 @@
 // Rung 1: one block of 256 threads per query row n, walking the keys it may see (0..n) in tiles of 256. Per tile,
 // thread t scores key m0 + t against the row (Q's row sits in shared memory) and multiplies in the decay
-// gamma^(n - m) / sqrt(d_model); then thread c adds the tile's weighted rows of V into output column c (d_model <= 256).
+// gamma^(n - m) / sqrt(d_model); then thread c adds the tile's weighted rows of V into output column c
+// (d_model <= 256).
 #include <cuda_runtime.h>
 
 #include <math.h>
