@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "judge/core/progress_line.hpp"
+#include "judge/core/base/progress_line.hpp"
 #include "judge/core/report.hpp"
 
 namespace judge::cli {

@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/cli/cli.hpp"
+#include "judge/core/base/paths.hpp"
 #include "judge/core/build.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/ncu.hpp"
-#include "judge/core/paths.hpp"
 #include "judge/core/sandbox/policy.hpp"
 #include "judge/core/sandbox/protections.hpp"
 #include "judge/core/sanitizer.hpp"

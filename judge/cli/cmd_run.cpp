@@ -8,8 +8,8 @@
 #include "judge/cli/record.hpp"
 #include "judge/core/leaderboard.hpp"
 #include "judge/core/sanitizer.hpp"
-#include "judge/core/paths.hpp"
-#include "judge/core/version.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/base/version.hpp"
 
 namespace judge::cli {
 

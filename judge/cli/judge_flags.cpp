@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include "judge/cli/cli.hpp"
+#include "judge/core/base/paths.hpp"
 #include "judge/core/calibration.hpp"
-#include "judge/core/paths.hpp"
 #include "judge/core/run_progress.hpp"
 
 namespace judge::cli {

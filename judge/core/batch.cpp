@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "judge/core/base/error.hpp"
 #include "judge/core/build.hpp"
-#include "judge/core/error.hpp"
 #include "judge/core/report.hpp"
 
 namespace judge {

@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "judge/core/error.hpp"
-#include "judge/core/sha256.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/sha256.hpp"
 
 namespace judge {
 

@@ -9,10 +9,10 @@
 
 #include <unistd.h>
 
+#include "judge/core/base/sha256.hpp"
 #include "judge/core/build_manifest.hpp"
 #include "judge/core/process.hpp"
 #include "judge/core/sandbox/confine.hpp"
-#include "judge/core/sha256.hpp"
 
 namespace judge {
 

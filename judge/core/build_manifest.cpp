@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/error.hpp"
-#include "judge/core/sha256.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/sha256.hpp"
 #include "judge/core/verified_library.hpp"
 
 namespace judge {

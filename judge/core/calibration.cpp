@@ -14,9 +14,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "judge/core/base/leaderboard_location.hpp"
+#include "judge/core/base/paths.hpp"
 #include "judge/core/gpu_lock.hpp"
-#include "judge/core/leaderboard_location.hpp"
-#include "judge/core/paths.hpp"
 #include "judge/core/process.hpp"
 
 namespace judge {

@@ -13,8 +13,8 @@
 
 #include "judge/core/dtype.hpp"
 
-#include "judge/core/error.hpp"
-#include "judge/core/progress_line.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/progress_line.hpp"
 #include "judge/core/result.hpp"
 
 namespace judge {

@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge {
 

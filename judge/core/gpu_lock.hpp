@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/unique_fd.hpp"
+#include "judge/core/base/unique_fd.hpp"
 
 namespace judge {
 

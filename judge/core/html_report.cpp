@@ -14,10 +14,10 @@
 
 #include <fmt/format.h>
 
+#include "judge/core/base/version.hpp"
 #include "judge/core/html_escape.hpp"
 #include "judge/core/report.hpp"
 #include "judge/core/svg_chart.hpp"
-#include "judge/core/version.hpp"
 
 namespace judge {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/report.hpp"
 #include "judge/core/svg_chart.hpp"
 

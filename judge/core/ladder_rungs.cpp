@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge {
 

@@ -4,9 +4,9 @@
 #include <limits>
 #include <utility>
 
-#include "judge/core/leaderboard_location.hpp"
+#include "judge/core/base/leaderboard_location.hpp"
+#include "judge/core/base/sha256.hpp"
 #include "judge/core/leaderboard_store.hpp"
-#include "judge/core/sha256.hpp"
 
 #ifndef JUDGE_VERSION
 #define JUDGE_VERSION "unknown"

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/sandbox/protections.hpp"
 
 namespace judge {

@@ -22,7 +22,7 @@
 
 #include <libpq-fe.h>
 
-#include "judge/core/leaderboard_location.hpp"
+#include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/leaderboard_store.hpp"
 
 namespace judge {

@@ -12,7 +12,7 @@
 
 #include <sys/types.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge {
 

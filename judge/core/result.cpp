@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge {
 

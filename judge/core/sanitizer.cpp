@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "judge/core/base/error.hpp"
 #include "judge/core/build.hpp"
-#include "judge/core/error.hpp"
 
 namespace judge {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge::slurm {
 

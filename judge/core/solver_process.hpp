@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/sandbox/protections.hpp"
 #include "judge/core/solver_channel.hpp"
 

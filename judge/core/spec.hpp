@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "judge/core/base/error.hpp"
 #include "judge/core/dtype.hpp"
-#include "judge/core/error.hpp"
 #include "judge/core/expr.hpp"
 #include "judge/core/tolerance.hpp"
 

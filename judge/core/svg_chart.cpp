@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/html_escape.hpp"
 
 namespace judge::svg {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "judge/core/unique_fd.hpp"
+#include "judge/core/base/unique_fd.hpp"
 
 namespace judge {
 

@@ -10,8 +10,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "judge/core/base/error.hpp"
 #include "judge/core/dtype.hpp"
-#include "judge/core/error.hpp"
 #include "judge/core/tolerance.hpp"
 
 namespace judge {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "judge/core/sha256.hpp"
+#include "judge/core/base/sha256.hpp"
 #include "judge/core/tolerance.hpp"  // JUDGE_HD
 
 namespace judge {

@@ -43,10 +43,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "judge/core/base/sha256.hpp"
 #include "judge/core/calibration.hpp"
 #include "judge/core/leaderboard.hpp"
 #include "judge/core/result.hpp"
-#include "judge/core/sha256.hpp"
 #include "judge/core/spec.hpp"
 #include "support/test_support.hpp"
 

@@ -11,9 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/sha256.hpp"
 #include "judge/core/build.hpp"
-#include "judge/core/error.hpp"
-#include "judge/core/sha256.hpp"
 #include "judge/core/verified_library.hpp"
 #include "support/test_support.hpp"
 

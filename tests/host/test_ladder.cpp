@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/ladder_chart.hpp"
 #include "judge/core/ladder_rungs.hpp"
 #include "judge/core/report.hpp"

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/ladder.hpp"
 #include "judge/core/ladder_markdown.hpp"
 #include "judge/core/report.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/sanitizer.hpp"
 #include "support/test_support.hpp"
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge::svg {
 namespace {

@@ -14,8 +14,8 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/error.hpp"
-#include "judge/core/sha256.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/sha256.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {

@@ -1,4 +1,4 @@
-#include "judge/core/progress_line.hpp"
+#include "judge/core/base/progress_line.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "judge/core/leaderboard_location.hpp"
+#include "judge/core/base/leaderboard_location.hpp"
 
 #include <regex>
 
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
 
 namespace judge {
 

@@ -1,4 +1,4 @@
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
 
 #include <cstdlib>
 

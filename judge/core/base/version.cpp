@@ -1,4 +1,4 @@
-#include "judge/core/version.hpp"
+#include "judge/core/base/version.hpp"
 
 namespace judge {
 std::string_view judge_version() { return JUDGE_VERSION; }
