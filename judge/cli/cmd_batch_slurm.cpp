@@ -18,7 +18,7 @@
 #include "judge/core/base/paths.hpp"
 #include "judge/core/base/progress_line.hpp"
 #include "judge/core/batch_stage.hpp"
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
 #include "judge/core/slurm.hpp"
 
 namespace judge::cli {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/dtype.hpp"
+#include "judge/core/challenge/dtype.hpp"
 
 #include "judge/core/base/error.hpp"
 #include "judge/core/base/progress_line.hpp"

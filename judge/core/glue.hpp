@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <string>
 
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 
 namespace judge {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "judge/core/calibration.hpp"
+#include "judge/core/challenge/spec.hpp"
 #include "judge/core/leaderboard.hpp"
-#include "judge/core/spec.hpp"
 
 namespace judge {
 

@@ -16,7 +16,7 @@
 #include "judge/core/result.hpp"
 #include "judge/core/run_progress.hpp"
 #include "judge/core/sandbox/protections.hpp"
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 #include "judge/core/statistics.hpp"
 
 namespace judge {

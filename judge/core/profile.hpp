@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "judge/core/challenge/spec.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/ncu.hpp"
-#include "judge/core/spec.hpp"
 
 namespace judge {
 

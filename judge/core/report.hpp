@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "judge/core/calibration.hpp"
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
 #include "judge/core/html_report.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/ladder.hpp"

@@ -11,8 +11,8 @@
 #include <cuda_runtime.h>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/dtype.hpp"
-#include "judge/core/tolerance.hpp"
+#include "judge/core/challenge/dtype.hpp"
+#include "judge/core/challenge/tolerance.hpp"
 
 namespace judge {
 

@@ -26,7 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/gpu_lock.hpp"
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 #include "judge/core/verified_library.hpp"
 #include "judge/worker/calibrate.hpp"
 #include "judge/worker/clock_probe.hpp"

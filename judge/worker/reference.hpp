@@ -18,7 +18,7 @@
 #include <cuda_runtime.h>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/dtype.hpp"
+#include "judge/core/challenge/dtype.hpp"
 
 namespace judge {
 

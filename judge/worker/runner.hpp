@@ -9,7 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "judge/core/result.hpp"
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 #include "judge/core/statistics.hpp"
 #include "judge/core/trusted_timing.hpp"
 #include "judge/worker/clock_probe.hpp"

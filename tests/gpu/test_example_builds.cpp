@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "judge/core/build.hpp"
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
 #include "judge/core/judging.hpp"
 #include "support/test_support.hpp"
 

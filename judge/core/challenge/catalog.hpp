@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 
 namespace judge {
 

@@ -1,5 +1,5 @@
 #include <cctype>
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "judge/core/expr.hpp"
+#include "judge/core/challenge/expr.hpp"
 
 #include <algorithm>
 #include <array>

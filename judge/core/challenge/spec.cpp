@@ -1,4 +1,4 @@
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 
 #include <algorithm>
 #include <iterator>

@@ -1,4 +1,4 @@
-#include "judge/core/dtype.hpp"
+#include "judge/core/challenge/dtype.hpp"
 
 #include <array>
 #include <limits>

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/dtype.hpp"
-#include "judge/core/expr.hpp"
-#include "judge/core/tolerance.hpp"
+#include "judge/core/challenge/dtype.hpp"
+#include "judge/core/challenge/expr.hpp"
+#include "judge/core/challenge/tolerance.hpp"
 
 namespace judge {
 
