@@ -11,8 +11,8 @@
 
 #include "judge/core/base/sha256.hpp"
 #include "judge/core/build_manifest.hpp"
-#include "judge/core/process.hpp"
 #include "judge/core/sandbox/confine.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 namespace judge {
 

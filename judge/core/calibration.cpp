@@ -17,7 +17,7 @@
 #include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/base/paths.hpp"
 #include "judge/core/gpu_lock.hpp"
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 namespace judge {
 

@@ -10,7 +10,7 @@
 
 #include "judge/core/gpu_lock.hpp"
 #include "judge/core/kernel_resources.hpp"
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 namespace judge {
 

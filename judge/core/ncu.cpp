@@ -13,7 +13,7 @@
 
 #include "judge/core/base/error.hpp"
 #include "judge/core/build.hpp"
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 namespace judge {
 

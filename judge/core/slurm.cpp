@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 namespace judge::slurm {
 

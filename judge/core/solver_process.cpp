@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "judge/core/process.hpp"
 #include "judge/core/sandbox/policy.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 extern char** environ;
 
