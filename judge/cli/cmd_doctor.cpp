@@ -7,7 +7,7 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/ncu.hpp"
 #include "judge/core/sandbox/policy.hpp"

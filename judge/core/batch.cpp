@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/report.hpp"
 
 namespace judge {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/calibration.hpp"
 #include "judge/core/sanitizer.hpp"
 #include "judge/core/result.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "judge/core/build/ptxas_report.hpp"
 #include "judge/core/occupancy.hpp"
-#include "judge/core/ptxas_report.hpp"
 #include "judge/core/result.hpp"
 
 namespace judge {

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/sandbox/process.hpp"
 
 namespace judge {

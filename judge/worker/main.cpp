@@ -27,7 +27,7 @@
 
 #include "judge/core/gpu_lock.hpp"
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/verified_library.hpp"
+#include "judge/core/build/verified_library.hpp"
 #include "judge/worker/calibrate.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/cuda_check.hpp"

@@ -22,7 +22,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/leaderboard.hpp"
 #include "support/test_support.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/judging.hpp"
 #include "support/test_support.hpp"
 

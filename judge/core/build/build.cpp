@@ -1,4 +1,4 @@
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "judge/core/base/sha256.hpp"
-#include "judge/core/build_manifest.hpp"
+#include "judge/core/build/build_manifest.hpp"
 #include "judge/core/sandbox/confine.hpp"
 #include "judge/core/sandbox/process.hpp"
 

@@ -1,4 +1,4 @@
-#include "judge/core/verified_library.hpp"
+#include "judge/core/build/verified_library.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "judge/core/glue.hpp"
+#include "judge/core/build/glue.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "judge/core/ptxas_report.hpp"
+#include "judge/core/build/ptxas_report.hpp"
 
 #include <algorithm>
 #include <cstdlib>

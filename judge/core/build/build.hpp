@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "judge/core/build/glue.hpp"
+#include "judge/core/build/ptxas_report.hpp"
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/glue.hpp"
-#include "judge/core/ptxas_report.hpp"
 
 namespace judge {
 

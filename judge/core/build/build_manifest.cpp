@@ -1,4 +1,4 @@
-#include "judge/core/build_manifest.hpp"
+#include "judge/core/build/build_manifest.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -8,7 +8,7 @@
 
 #include "judge/core/base/error.hpp"
 #include "judge/core/base/sha256.hpp"
-#include "judge/core/verified_library.hpp"
+#include "judge/core/build/verified_library.hpp"
 
 namespace judge {
 
