@@ -16,7 +16,7 @@
 #include "judge/core/base/paths.hpp"
 #include "judge/core/base/progress_line.hpp"
 #include "judge/core/batch.hpp"
-#include "judge/core/calibration.hpp"
+#include "judge/core/measure/calibration.hpp"
 
 namespace judge::cli {
 

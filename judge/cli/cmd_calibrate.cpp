@@ -4,8 +4,8 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/calibration.hpp"
 #include "judge/core/judging.hpp"
+#include "judge/core/measure/calibration.hpp"
 
 namespace judge::cli {
 

@@ -4,7 +4,7 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/calibration.hpp"
+#include "judge/core/measure/calibration.hpp"
 #include "judge/core/run_progress.hpp"
 
 namespace judge::cli {

@@ -8,8 +8,8 @@
 
 #include <unistd.h>
 
-#include "judge/core/gpu_lock.hpp"
-#include "judge/core/kernel_resources.hpp"
+#include "judge/core/measure/gpu_lock.hpp"
+#include "judge/core/measure/kernel_resources.hpp"
 #include "judge/core/sandbox/process.hpp"
 
 namespace judge {

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "judge/core/build/build.hpp"
-#include "judge/core/calibration.hpp"
+#include "judge/core/measure/calibration.hpp"
 #include "judge/core/sanitizer.hpp"
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 #include "judge/core/run_progress.hpp"
 #include "judge/core/sandbox/protections.hpp"
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/statistics.hpp"
+#include "judge/core/measure/statistics.hpp"
 
 namespace judge {
 

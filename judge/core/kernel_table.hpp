@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/kernel_resources.hpp"
+#include "judge/core/measure/kernel_resources.hpp"
 
 namespace judge {
 

@@ -11,11 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/calibration.hpp"
 #include "judge/core/challenge/spec.hpp"
 #include "judge/core/judging.hpp"
-#include "judge/core/kernel_resources.hpp"
 #include "judge/core/ladder_rungs.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/measure/kernel_resources.hpp"
 
 namespace judge {
 

@@ -4,7 +4,7 @@
 // Host-only, so the wording is tested without a GPU; the worker builds its wrong-answer messages with it.
 #include <string>
 
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 
 namespace judge {
 

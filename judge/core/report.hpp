@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/calibration.hpp"
 #include "judge/core/challenge/catalog.hpp"
 #include "judge/core/html_report.hpp"
 #include "judge/core/judging.hpp"
 #include "judge/core/ladder.hpp"
 #include "judge/core/leaderboard.hpp"
+#include "judge/core/measure/calibration.hpp"
 #include "judge/core/profile.hpp"
 
 namespace judge {

@@ -17,7 +17,7 @@
 
 #include "judge/core/challenge/dtype.hpp"
 #include "judge/core/challenge/tolerance.hpp"
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 
 namespace judge {
 

@@ -25,7 +25,7 @@
 #include <cublas_v2.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/gpu_lock.hpp"
+#include "judge/core/measure/gpu_lock.hpp"
 #include "judge/core/challenge/spec.hpp"
 #include "judge/core/build/verified_library.hpp"
 #include "judge/worker/calibrate.hpp"

@@ -8,10 +8,10 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/statistics.hpp"
-#include "judge/core/trusted_timing.hpp"
+#include "judge/core/measure/statistics.hpp"
+#include "judge/core/measure/trusted_timing.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/l2_flush.hpp"
 #include "judge/worker/messages.hpp"

@@ -44,10 +44,10 @@
 #include <unistd.h>
 
 #include "judge/core/base/sha256.hpp"
-#include "judge/core/calibration.hpp"
 #include "judge/core/challenge/spec.hpp"
 #include "judge/core/leaderboard.hpp"
-#include "judge/core/result.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/measure/result.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 
 #include <array>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "judge/core/kernel_resources.hpp"
+#include "judge/core/measure/kernel_resources.hpp"
 
 #include <cxxabi.h>
 

@@ -1,4 +1,4 @@
-#include "judge/core/statistics.hpp"
+#include "judge/core/measure/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

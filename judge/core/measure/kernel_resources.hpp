@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "judge/core/build/ptxas_report.hpp"
-#include "judge/core/occupancy.hpp"
-#include "judge/core/result.hpp"
+#include "judge/core/measure/occupancy.hpp"
+#include "judge/core/measure/result.hpp"
 
 namespace judge {
 

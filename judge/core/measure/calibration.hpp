@@ -15,7 +15,7 @@
 
 #include "judge/core/base/error.hpp"
 #include "judge/core/base/progress_line.hpp"
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 
 namespace judge {
 

@@ -1,4 +1,4 @@
-#include "judge/core/gpu_lock.hpp"
+#include "judge/core/measure/gpu_lock.hpp"
 
 #include <cctype>
 #include <cerrno>

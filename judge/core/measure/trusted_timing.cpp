@@ -1,4 +1,4 @@
-#include "judge/core/trusted_timing.hpp"
+#include "judge/core/measure/trusted_timing.hpp"
 
 #include <algorithm>
 

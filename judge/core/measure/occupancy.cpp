@@ -1,4 +1,4 @@
-#include "judge/core/occupancy.hpp"
+#include "judge/core/measure/occupancy.hpp"
 
 #include <cuda_occupancy.h>
 

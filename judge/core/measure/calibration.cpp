@@ -1,4 +1,4 @@
-#include "judge/core/calibration.hpp"
+#include "judge/core/measure/calibration.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,7 +16,7 @@
 
 #include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/gpu_lock.hpp"
+#include "judge/core/measure/gpu_lock.hpp"
 #include "judge/core/sandbox/process.hpp"
 
 namespace judge {
