@@ -4,8 +4,8 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/judging.hpp"
 #include "judge/core/measure/calibration.hpp"
+#include "judge/core/run/judging.hpp"
 
 namespace judge::cli {
 

@@ -10,10 +10,10 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/ladder.hpp"
 #include "judge/core/ladder_chart.hpp"
 #include "judge/core/ladder_markdown.hpp"
-#include "judge/core/ladder_rungs.hpp"
+#include "judge/core/run/ladder.hpp"
+#include "judge/core/run/ladder_rungs.hpp"
 
 namespace judge::cli {
 

@@ -2,7 +2,7 @@
 // what limits it, and the .ncu-rep for the GUI. A rejected call prints its verdict as `judge run` would.
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/profile.hpp"
+#include "judge/core/run/profile.hpp"
 
 namespace judge::cli {
 

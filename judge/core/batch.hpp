@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/judging.hpp"
+#include "judge/core/run/judging.hpp"
 
 namespace judge {
 

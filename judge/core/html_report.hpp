@@ -37,7 +37,7 @@ struct BoardReport {
 };
 
 // The rungs of one optimisation ladder (submissions/<challenge>/N_name.cu) timed on one GPU. For `judge ladder`'s
-// results once they are stored: today it prints and charts them (judge/core/ladder.hpp) but stores nothing, so no
+// results once they are stored: today it prints and charts them (judge/core/run/ladder.hpp) but stores nothing, so no
 // ladder is gathered and the page has no ladder section.
 struct LadderRung {
   std::string name;  // "1_naive"

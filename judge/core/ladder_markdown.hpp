@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/ladder.hpp"
+#include "judge/core/run/ladder.hpp"
 
 namespace judge {
 

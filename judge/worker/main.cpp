@@ -37,7 +37,7 @@
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
 #include "judge/worker/runner.hpp"
-#include "judge/core/solver_process.hpp"
+#include "judge/core/run/solver_process.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace {

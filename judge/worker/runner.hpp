@@ -16,7 +16,7 @@
 #include "judge/worker/l2_flush.hpp"
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
-#include "judge/core/solver_process.hpp"
+#include "judge/core/run/solver_process.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace judge {

@@ -14,7 +14,7 @@
 
 #include "judge/core/build/build.hpp"
 #include "judge/core/challenge/catalog.hpp"
-#include "judge/core/judging.hpp"
+#include "judge/core/run/judging.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "judge/core/build/build.hpp"
-#include "judge/core/judging.hpp"
+#include "judge/core/run/judging.hpp"
 #include "support/test_support.hpp"
 
 namespace {

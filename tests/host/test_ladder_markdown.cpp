@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/ladder.hpp"
 #include "judge/core/ladder_markdown.hpp"
 #include "judge/core/report.hpp"
+#include "judge/core/run/ladder.hpp"
 #include "support/h100_limits.hpp"
 #include "support/test_support.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/sanitizer.hpp"
+#include "judge/core/run/sanitizer.hpp"
 #include "support/test_support.hpp"
 
 namespace {

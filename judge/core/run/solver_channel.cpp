@@ -1,4 +1,4 @@
-#include "judge/core/solver_channel.hpp"
+#include "judge/core/run/solver_channel.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/base/error.hpp"
+#include "judge/core/run/solver_channel.hpp"
 #include "judge/core/sandbox/protections.hpp"
-#include "judge/core/solver_channel.hpp"
 
 namespace judge {
 

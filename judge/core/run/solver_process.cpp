@@ -1,4 +1,4 @@
-#include "judge/core/solver_process.hpp"
+#include "judge/core/run/solver_process.hpp"
 
 #include <cerrno>
 #include <chrono>

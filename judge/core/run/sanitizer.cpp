@@ -1,4 +1,4 @@
-#include "judge/core/sanitizer.hpp"
+#include "judge/core/run/sanitizer.hpp"
 
 #include <algorithm>
 #include <array>

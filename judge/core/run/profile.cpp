@@ -1,4 +1,4 @@
-#include "judge/core/profile.hpp"
+#include "judge/core/run/profile.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/judging.hpp"
-#include "judge/core/ncu.hpp"
+#include "judge/core/run/judging.hpp"
+#include "judge/core/run/ncu.hpp"
 
 namespace judge {
 

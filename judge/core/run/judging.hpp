@@ -12,9 +12,9 @@
 
 #include "judge/core/build/build.hpp"
 #include "judge/core/measure/calibration.hpp"
-#include "judge/core/sanitizer.hpp"
+#include "judge/core/run/sanitizer.hpp"
 #include "judge/core/measure/result.hpp"
-#include "judge/core/run_progress.hpp"
+#include "judge/core/run/run_progress.hpp"
 #include "judge/core/sandbox/protections.hpp"
 #include "judge/core/challenge/spec.hpp"
 #include "judge/core/measure/statistics.hpp"

@@ -1,4 +1,4 @@
-#include "judge/core/ncu.hpp"
+#include "judge/core/run/ncu.hpp"
 
 #include <algorithm>
 #include <array>

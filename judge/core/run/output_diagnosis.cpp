@@ -1,4 +1,4 @@
-#include "judge/core/output_diagnosis.hpp"
+#include "judge/core/run/output_diagnosis.hpp"
 
 #include <algorithm>
 #include <cmath>

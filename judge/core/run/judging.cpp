@@ -1,4 +1,4 @@
-#include "judge/core/judging.hpp"
+#include "judge/core/run/judging.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "judge/core/ladder_rungs.hpp"
+#include "judge/core/run/ladder_rungs.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "judge/core/ladder.hpp"
+#include "judge/core/run/ladder.hpp"
 
 #include <algorithm>
 

@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/judging.hpp"
-#include "judge/core/ladder_rungs.hpp"
 #include "judge/core/measure/calibration.hpp"
 #include "judge/core/measure/kernel_resources.hpp"
+#include "judge/core/run/judging.hpp"
+#include "judge/core/run/ladder_rungs.hpp"
 
 namespace judge {
 

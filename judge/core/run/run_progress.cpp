@@ -1,4 +1,4 @@
-#include "judge/core/run_progress.hpp"
+#include "judge/core/run/run_progress.hpp"
 
 #include <algorithm>
 
