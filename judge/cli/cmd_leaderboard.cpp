@@ -2,7 +2,7 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge::cli {
 

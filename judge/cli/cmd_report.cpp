@@ -9,8 +9,8 @@
 #include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/base/paths.hpp"
 #include "judge/core/html_report.hpp"
-#include "judge/core/leaderboard.hpp"
 #include "judge/core/measure/calibration.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge::cli {
 

@@ -6,7 +6,7 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/cli/record.hpp"
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 #include "judge/core/run/sanitizer.hpp"
 #include "judge/core/base/paths.hpp"
 #include "judge/core/base/version.hpp"

@@ -9,7 +9,7 @@
 
 #include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/base/version.hpp"
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge::cli {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/leaderboard.hpp"
 #include "judge/core/measure/calibration.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge {
 

@@ -8,11 +8,11 @@
 
 #include "judge/core/challenge/catalog.hpp"
 #include "judge/core/html_report.hpp"
-#include "judge/core/leaderboard.hpp"
 #include "judge/core/measure/calibration.hpp"
 #include "judge/core/run/judging.hpp"
 #include "judge/core/run/ladder.hpp"
 #include "judge/core/run/profile.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge {
 

@@ -45,9 +45,9 @@
 
 #include "judge/core/base/sha256.hpp"
 #include "judge/core/challenge/spec.hpp"
-#include "judge/core/leaderboard.hpp"
 #include "judge/core/measure/calibration.hpp"
 #include "judge/core/measure/result.hpp"
+#include "judge/core/store/leaderboard.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/build/build.hpp"
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 #include "support/test_support.hpp"
 
 extern char** environ;

@@ -1,4 +1,4 @@
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "judge/core/base/leaderboard_location.hpp"
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 #include "support/leaderboard_records.hpp"
 #include "support/postgres_server.hpp"
 #include "support/test_support.hpp"

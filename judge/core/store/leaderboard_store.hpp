@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge {
 

@@ -10,7 +10,7 @@
 
 #include <sqlite3.h>
 
-#include "judge/core/leaderboard_store.hpp"
+#include "judge/core/store/leaderboard_store.hpp"
 
 namespace judge {
 namespace {

@@ -1,4 +1,4 @@
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 #include <ctime>
 #include <limits>
@@ -6,7 +6,7 @@
 
 #include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/base/sha256.hpp"
-#include "judge/core/leaderboard_store.hpp"
+#include "judge/core/store/leaderboard_store.hpp"
 
 #ifndef JUDGE_VERSION
 #define JUDGE_VERSION "unknown"

@@ -23,7 +23,7 @@
 #include <libpq-fe.h>
 
 #include "judge/core/base/leaderboard_location.hpp"
-#include "judge/core/leaderboard_store.hpp"
+#include "judge/core/store/leaderboard_store.hpp"
 
 namespace judge {
 namespace {
