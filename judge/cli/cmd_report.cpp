@@ -8,8 +8,8 @@
 #include "judge/cli/cli.hpp"
 #include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/base/paths.hpp"
-#include "judge/core/html_report.hpp"
 #include "judge/core/measure/calibration.hpp"
+#include "judge/core/present/html_report.hpp"
 #include "judge/core/store/leaderboard.hpp"
 
 namespace judge::cli {

@@ -11,7 +11,7 @@
 
 #include "judge/core/base/error.hpp"
 #include "judge/core/build/build.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/report.hpp"
 
 namespace judge {
 

@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/batch.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/report.hpp"
 #include "judge/core/slurm.hpp"
 
 namespace judge {

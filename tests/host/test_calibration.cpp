@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/measure/calibration.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/report.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/ladder_chart.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/ladder_chart.hpp"
+#include "judge/core/present/report.hpp"
 #include "judge/core/run/ladder_rungs.hpp"
 #include "support/test_support.hpp"
 

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/ladder_markdown.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/ladder_markdown.hpp"
+#include "judge/core/present/report.hpp"
 #include "judge/core/run/ladder.hpp"
 #include "support/h100_limits.hpp"
 #include "support/test_support.hpp"

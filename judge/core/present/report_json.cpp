@@ -1,5 +1,5 @@
 // Machine-readable output: exactly one JSON document per command, on the injected stream.
-#include "judge/core/report.hpp"
+#include "judge/core/present/report.hpp"
 
 namespace judge {
 

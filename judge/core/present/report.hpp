@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "judge/core/challenge/catalog.hpp"
-#include "judge/core/html_report.hpp"
 #include "judge/core/measure/calibration.hpp"
+#include "judge/core/present/html_report.hpp"
 #include "judge/core/run/judging.hpp"
 #include "judge/core/run/ladder.hpp"
 #include "judge/core/run/profile.hpp"

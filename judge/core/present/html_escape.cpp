@@ -1,4 +1,4 @@
-#include "judge/core/html_escape.hpp"
+#include "judge/core/present/html_escape.hpp"
 
 namespace judge {
 

@@ -1,4 +1,4 @@
-#include "judge/core/html_report.hpp"
+#include "judge/core/present/html_report.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -15,9 +15,9 @@
 #include <fmt/format.h>
 
 #include "judge/core/base/version.hpp"
-#include "judge/core/html_escape.hpp"
-#include "judge/core/report.hpp"
-#include "judge/core/svg_chart.hpp"
+#include "judge/core/present/html_escape.hpp"
+#include "judge/core/present/report.hpp"
+#include "judge/core/present/svg_chart.hpp"
 
 namespace judge {
 

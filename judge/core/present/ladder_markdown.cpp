@@ -1,12 +1,12 @@
-#include "judge/core/ladder_markdown.hpp"
+#include "judge/core/present/ladder_markdown.hpp"
 
 #include <cmath>
 #include <regex>
 
 #include <fmt/format.h>
 
-#include "judge/core/kernel_table.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/kernel_table.hpp"
+#include "judge/core/present/report.hpp"
 
 namespace judge {
 

@@ -1,4 +1,4 @@
-#include "judge/core/kernel_table.hpp"
+#include "judge/core/present/kernel_table.hpp"
 
 #include <algorithm>
 

@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "judge/core/kernel_table.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/kernel_table.hpp"
+#include "judge/core/present/report.hpp"
 
 namespace judge {
 

@@ -1,4 +1,4 @@
-#include "judge/core/svg_chart.hpp"
+#include "judge/core/present/svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/html_escape.hpp"
+#include "judge/core/present/html_escape.hpp"
 
 namespace judge::svg {
 

@@ -1,4 +1,4 @@
-#include "judge/core/ladder_chart.hpp"
+#include "judge/core/present/ladder_chart.hpp"
 
 #include <algorithm>
 #include <string_view>
@@ -7,8 +7,8 @@
 #include <fmt/ranges.h>
 
 #include "judge/core/base/error.hpp"
-#include "judge/core/report.hpp"
-#include "judge/core/svg_chart.hpp"
+#include "judge/core/present/report.hpp"
+#include "judge/core/present/svg_chart.hpp"
 
 namespace judge {
 
