@@ -15,7 +15,7 @@
 #include "judge/cli/record.hpp"
 #include "judge/core/base/paths.hpp"
 #include "judge/core/base/progress_line.hpp"
-#include "judge/core/batch.hpp"
+#include "judge/core/batch/batch.hpp"
 #include "judge/core/measure/calibration.hpp"
 
 namespace judge::cli {

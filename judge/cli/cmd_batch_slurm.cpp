@@ -17,9 +17,9 @@
 #include "judge/cli/record.hpp"
 #include "judge/core/base/paths.hpp"
 #include "judge/core/base/progress_line.hpp"
-#include "judge/core/batch_stage.hpp"
+#include "judge/core/batch/batch_stage.hpp"
+#include "judge/core/batch/slurm.hpp"
 #include "judge/core/challenge/catalog.hpp"
-#include "judge/core/slurm.hpp"
 
 namespace judge::cli {
 

@@ -1,6 +1,6 @@
 // The staged batch of `judge batch --slurm` (batch_stage.hpp) without Slurm: what is copied, how submissions are
 // sharded, the state files, and what a task that ended leaves as not judged (never a verdict).
-#include "judge/core/batch_stage.hpp"
+#include "judge/core/batch/batch_stage.hpp"
 
 #include <fstream>
 

@@ -1,4 +1,4 @@
-#include "judge/core/slurm.hpp"
+#include "judge/core/batch/slurm.hpp"
 
 #include <algorithm>
 #include <cctype>

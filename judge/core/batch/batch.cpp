@@ -1,4 +1,4 @@
-#include "judge/core/batch.hpp"
+#include "judge/core/batch/batch.hpp"
 
 #include <algorithm>
 #include <atomic>

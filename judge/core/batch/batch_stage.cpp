@@ -1,4 +1,4 @@
-#include "judge/core/batch_stage.hpp"
+#include "judge/core/batch/batch_stage.hpp"
 
 #include <chrono>
 #include <ctime>

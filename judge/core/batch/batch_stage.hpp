@@ -22,9 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/batch.hpp"
+#include "judge/core/batch/batch.hpp"
+#include "judge/core/batch/slurm.hpp"
 #include "judge/core/present/report.hpp"
-#include "judge/core/slurm.hpp"
 
 namespace judge {
 
