@@ -10,7 +10,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge::ref {
 

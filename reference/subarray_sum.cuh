@@ -13,7 +13,7 @@
 // and otherwise what LeetGPU's int64 sum stored into an int32 output holds.
 #include <cstdint>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "reference/reference_util.cuh"
 
 namespace judge::ref {

@@ -10,7 +10,7 @@
 // M * N <= 2^26.
 #include <cstdint>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/worker/reference.hpp"
 #include "reference/reference_util.cuh"
 

@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "judge/core/calibration.hpp"
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
+#include "judge/core/measure/calibration.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/cuda_handles.hpp"
 #include "judge/worker/device_buffer.hpp"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/cli/cli.hpp"
-#include "judge/core/batch.hpp"
+#include "judge/core/batch/batch.hpp"
 
 namespace judge::cli {
 

@@ -4,7 +4,7 @@
 
 #include <unistd.h>
 
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
 
 namespace judge::cli {
 

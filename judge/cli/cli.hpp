@@ -9,8 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "judge/core/progress_line.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/base/progress_line.hpp"
+#include "judge/core/present/report.hpp"
 
 namespace judge::cli {
 

@@ -13,10 +13,10 @@
 #include "judge/cli/batch_cli.hpp"
 #include "judge/cli/cli.hpp"
 #include "judge/cli/record.hpp"
-#include "judge/core/batch.hpp"
-#include "judge/core/calibration.hpp"
-#include "judge/core/paths.hpp"
-#include "judge/core/progress_line.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/base/progress_line.hpp"
+#include "judge/core/batch/batch.hpp"
+#include "judge/core/measure/calibration.hpp"
 
 namespace judge::cli {
 

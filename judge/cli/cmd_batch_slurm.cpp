@@ -15,11 +15,11 @@
 #include "judge/cli/batch_cli.hpp"
 #include "judge/cli/cli.hpp"
 #include "judge/cli/record.hpp"
-#include "judge/core/batch_stage.hpp"
-#include "judge/core/catalog.hpp"
-#include "judge/core/paths.hpp"
-#include "judge/core/progress_line.hpp"
-#include "judge/core/slurm.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/base/progress_line.hpp"
+#include "judge/core/batch/batch_stage.hpp"
+#include "judge/core/batch/slurm.hpp"
+#include "judge/core/challenge/catalog.hpp"
 
 namespace judge::cli {
 

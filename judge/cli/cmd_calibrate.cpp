@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include "judge/cli/cli.hpp"
-#include "judge/core/calibration.hpp"
-#include "judge/core/judging.hpp"
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/run/judging.hpp"
 
 namespace judge::cli {
 

@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "judge/cli/cli.hpp"
-#include "judge/core/build.hpp"
-#include "judge/core/judging.hpp"
-#include "judge/core/ncu.hpp"
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/build/build.hpp"
+#include "judge/core/run/judging.hpp"
+#include "judge/core/run/ncu.hpp"
+#include "judge/core/run/sanitizer.hpp"
 #include "judge/core/sandbox/policy.hpp"
 #include "judge/core/sandbox/protections.hpp"
-#include "judge/core/sanitizer.hpp"
 
 namespace judge::cli {
 

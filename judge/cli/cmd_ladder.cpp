@@ -9,11 +9,11 @@
 #include <fmt/ranges.h>
 
 #include "judge/cli/cli.hpp"
-#include "judge/core/ladder.hpp"
-#include "judge/core/ladder_chart.hpp"
-#include "judge/core/ladder_markdown.hpp"
-#include "judge/core/ladder_rungs.hpp"
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/present/ladder_chart.hpp"
+#include "judge/core/present/ladder_markdown.hpp"
+#include "judge/core/run/ladder.hpp"
+#include "judge/core/run/ladder_rungs.hpp"
 
 namespace judge::cli {
 

@@ -1,8 +1,8 @@
 #include <algorithm>
 
 #include "judge/cli/cli.hpp"
-#include "judge/core/leaderboard.hpp"
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge::cli {
 

@@ -1,8 +1,8 @@
 // `judge profile`: one checked call of a case under Nsight Compute; per kernel solve() launched, the figures that say
 // what limits it, and the .ncu-rep for the GUI. A rejected call prints its verdict as `judge run` would.
 #include "judge/cli/cli.hpp"
-#include "judge/core/paths.hpp"
-#include "judge/core/profile.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/run/profile.hpp"
 
 namespace judge::cli {
 

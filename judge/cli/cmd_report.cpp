@@ -6,11 +6,11 @@
 #include <sstream>
 
 #include "judge/cli/cli.hpp"
-#include "judge/core/calibration.hpp"
-#include "judge/core/html_report.hpp"
-#include "judge/core/leaderboard.hpp"
-#include "judge/core/leaderboard_location.hpp"
-#include "judge/core/paths.hpp"
+#include "judge/core/base/leaderboard_location.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/present/html_report.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge::cli {
 

@@ -6,10 +6,10 @@
 
 #include "judge/cli/cli.hpp"
 #include "judge/cli/record.hpp"
-#include "judge/core/leaderboard.hpp"
-#include "judge/core/sanitizer.hpp"
-#include "judge/core/paths.hpp"
-#include "judge/core/version.hpp"
+#include "judge/core/store/leaderboard.hpp"
+#include "judge/core/run/sanitizer.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/base/version.hpp"
 
 namespace judge::cli {
 

@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include "judge/cli/cli.hpp"
-#include "judge/core/calibration.hpp"
-#include "judge/core/paths.hpp"
-#include "judge/core/run_progress.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/run/run_progress.hpp"
 
 namespace judge::cli {
 

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "judge/core/leaderboard.hpp"
-#include "judge/core/leaderboard_location.hpp"
-#include "judge/core/version.hpp"
+#include "judge/core/base/leaderboard_location.hpp"
+#include "judge/core/base/version.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge::cli {
 

@@ -4,8 +4,8 @@
 // pending_dirs()) and the outcome says where: nothing is lost.
 #include <string>
 
-#include "judge/core/judging.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/present/report.hpp"
+#include "judge/core/run/judging.hpp"
 
 namespace judge::cli {
 

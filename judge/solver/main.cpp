@@ -37,7 +37,7 @@
 #include <nlohmann/json.hpp>
 #include <nvtx3/nvToolsExt.h>
 
-#include "judge/core/ncu.hpp"
+#include "judge/core/run/ncu.hpp"
 #include "judge/core/sandbox/confine.hpp"
 #include "judge/solver/null_kernel.hpp"
 #include "judge/worker/cuda_check.hpp"
@@ -45,7 +45,7 @@
 #include "judge/worker/device_buffer.hpp"
 #include "judge/worker/shared_allocation.hpp"
 #include "judge/worker/solution.hpp"
-#include "judge/core/solver_channel.hpp"
+#include "judge/core/run/solver_channel.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace {

@@ -9,8 +9,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include "judge/core/statistics.hpp"
-#include "judge/core/version.hpp"
+#include "judge/core/base/version.hpp"
+#include "judge/core/measure/statistics.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/cuda_handles.hpp"
 #include "judge/worker/device_buffer.hpp"

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "judge/core/calibration.hpp"
+#include "judge/core/measure/calibration.hpp"
 
 namespace judge {
 

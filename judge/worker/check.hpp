@@ -1,6 +1,6 @@
 #pragma once
 // The output check, on the GPU. By default every element of an output against the reference's, with the rule in
-// judge/core/tolerance.hpp: counts mismatches, never-written (still poisoned) elements, NaN/Inf where the
+// judge/core/challenge/tolerance.hpp: counts mismatches, never-written (still poisoned) elements, NaN/Inf where the
 // reference is finite (and of those, NaNs computed from the poison), the largest absolute and relative errors, the
 // relative L2 error under a norm tolerance, and then the first few mismatches in index order.
 //
@@ -15,9 +15,9 @@
 
 #include <cuda_runtime.h>
 
-#include "judge/core/dtype.hpp"
-#include "judge/core/result.hpp"
-#include "judge/core/tolerance.hpp"
+#include "judge/core/challenge/dtype.hpp"
+#include "judge/core/challenge/tolerance.hpp"
+#include "judge/core/measure/result.hpp"
 
 namespace judge {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 
 namespace judge {
 

@@ -10,9 +10,9 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include "judge/core/dtype.hpp"
-#include "judge/core/error.hpp"
-#include "judge/core/tolerance.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/challenge/dtype.hpp"
+#include "judge/core/challenge/tolerance.hpp"
 
 namespace judge {
 

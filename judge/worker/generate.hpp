@@ -7,9 +7,9 @@
 
 #include <cuda_runtime.h>
 
-#include "judge/core/dtype.hpp"
-#include "judge/core/expr.hpp"
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/dtype.hpp"
+#include "judge/core/challenge/expr.hpp"
+#include "judge/core/challenge/spec.hpp"
 #include "judge/worker/device_buffer.hpp"
 
 namespace judge {

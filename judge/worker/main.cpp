@@ -25,9 +25,9 @@
 #include <cublas_v2.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/gpu_lock.hpp"
-#include "judge/core/spec.hpp"
-#include "judge/core/verified_library.hpp"
+#include "judge/core/measure/gpu_lock.hpp"
+#include "judge/core/challenge/spec.hpp"
+#include "judge/core/build/verified_library.hpp"
 #include "judge/worker/calibrate.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/cuda_check.hpp"
@@ -37,7 +37,7 @@
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
 #include "judge/worker/runner.hpp"
-#include "judge/core/solver_process.hpp"
+#include "judge/core/run/solver_process.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace {

@@ -17,8 +17,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "judge/core/dtype.hpp"
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/challenge/dtype.hpp"
 
 namespace judge {
 

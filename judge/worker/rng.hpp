@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "judge/core/sha256.hpp"
-#include "judge/core/tolerance.hpp"  // JUDGE_HD
+#include "judge/core/base/sha256.hpp"
+#include "judge/core/challenge/tolerance.hpp"  // JUDGE_HD
 
 namespace judge {
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "judge/core/output_diagnosis.hpp"
+#include "judge/core/run/output_diagnosis.hpp"
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_buffer.hpp"

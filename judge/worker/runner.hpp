@@ -8,15 +8,15 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include "judge/core/result.hpp"
-#include "judge/core/spec.hpp"
-#include "judge/core/statistics.hpp"
-#include "judge/core/trusted_timing.hpp"
+#include "judge/core/measure/result.hpp"
+#include "judge/core/challenge/spec.hpp"
+#include "judge/core/measure/statistics.hpp"
+#include "judge/core/measure/trusted_timing.hpp"
 #include "judge/worker/clock_probe.hpp"
 #include "judge/worker/l2_flush.hpp"
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
-#include "judge/core/solver_process.hpp"
+#include "judge/core/run/solver_process.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace judge {

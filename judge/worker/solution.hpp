@@ -3,7 +3,7 @@
 // translation unit as their solve(), so one uniform entry point calls solve() with the challenge's exact signature.
 #include <filesystem>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge {
 

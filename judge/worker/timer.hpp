@@ -19,7 +19,7 @@
 
 #include <cuda_runtime.h>
 
-#include "judge/core/result.hpp"
+#include "judge/core/measure/result.hpp"
 
 namespace judge {
 

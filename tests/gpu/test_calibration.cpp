@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/calibration.hpp"
+#include "judge/core/measure/calibration.hpp"
 #include "judge/worker/calibrate.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_buffer.hpp"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 #include "support/test_support.hpp"
 
 namespace {

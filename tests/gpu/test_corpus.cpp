@@ -43,11 +43,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "judge/core/calibration.hpp"
-#include "judge/core/leaderboard.hpp"
-#include "judge/core/result.hpp"
-#include "judge/core/sha256.hpp"
-#include "judge/core/spec.hpp"
+#include "judge/core/base/sha256.hpp"
+#include "judge/core/challenge/spec.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/measure/result.hpp"
+#include "judge/core/store/leaderboard.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/ladder_rungs.hpp"
+#include "judge/core/run/ladder_rungs.hpp"
 #include "support/test_support.hpp"
 
 namespace {

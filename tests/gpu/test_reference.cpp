@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/device_buffer.hpp"

@@ -1,5 +1,5 @@
 // `judge batch` without a GPU: which files it judges, under which names, on which GPUs.
-#include "judge/core/batch.hpp"
+#include "judge/core/batch/batch.hpp"
 
 #include <fstream>
 

@@ -1,12 +1,12 @@
 // The staged batch of `judge batch --slurm` (batch_stage.hpp) without Slurm: what is copied, how submissions are
 // sharded, the state files, and what a task that ended leaves as not judged (never a verdict).
-#include "judge/core/batch_stage.hpp"
+#include "judge/core/batch/batch_stage.hpp"
 
 #include <fstream>
 
 #include <gtest/gtest.h>
 
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {

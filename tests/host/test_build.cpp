@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/sandbox/bwrap.hpp"
 #include "judge/core/sandbox/landlock.hpp"
 #include "support/test_support.hpp"

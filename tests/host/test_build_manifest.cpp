@@ -2,7 +2,7 @@
 // key and the library's digest, and any change to either is found. Then through build_solution with nvcc (no GPU):
 // a solution.so renamed over another submission's cached build, a build directory swapped for another's, or a build
 // without a manifest is built again, never loaded, and what is loaded is the submission's own code.
-#include "judge/core/build_manifest.hpp"
+#include "judge/core/build/build_manifest.hpp"
 
 #include <dlfcn.h>
 
@@ -11,10 +11,10 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/build.hpp"
-#include "judge/core/error.hpp"
-#include "judge/core/sha256.hpp"
-#include "judge/core/verified_library.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/sha256.hpp"
+#include "judge/core/build/build.hpp"
+#include "judge/core/build/verified_library.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {

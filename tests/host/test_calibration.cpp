@@ -19,8 +19,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/calibration.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/present/report.hpp"
 #include "support/test_support.hpp"
 
 namespace {

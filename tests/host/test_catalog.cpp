@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/catalog.hpp"
+#include "judge/core/challenge/catalog.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -22,8 +22,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/build.hpp"
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/build/build.hpp"
+#include "judge/core/store/leaderboard.hpp"
 #include "support/test_support.hpp"
 
 extern char** environ;

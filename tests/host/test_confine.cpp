@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 #include "judge/core/sandbox/bwrap.hpp"
 #include "judge/core/sandbox/seccomp.hpp"
 #include "support/test_support.hpp"

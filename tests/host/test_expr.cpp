@@ -1,5 +1,5 @@
 // Expr: the arithmetic of shapes, FLOPs and bytes in challenge specs.
-#include "judge/core/expr.hpp"
+#include "judge/core/challenge/expr.hpp"
 
 #include <cmath>
 #include <string>

@@ -2,7 +2,7 @@
 // the dead, nor for long by a process that is not a judge. The holders here are forked copies of this test process,
 // so the test needs no GPU and no helper binary; where it must count as a judge, the waiter's policy names this
 // test's executable as one.
-#include "judge/core/gpu_lock.hpp"
+#include "judge/core/measure/gpu_lock.hpp"
 
 #include <atomic>
 #include <chrono>

@@ -1,5 +1,5 @@
 // Whatever a user names things, the report shows it as text.
-#include "judge/core/html_escape.hpp"
+#include "judge/core/present/html_escape.hpp"
 
 #include <gtest/gtest.h>
 

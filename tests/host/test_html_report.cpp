@@ -2,7 +2,7 @@
 // and GPU with its ranking and history chart, one details block per submission with its cases table and roofline
 // (one point per benchmark case, the reference beside it, roofs only where the GPU was calibrated), user strings
 // escaped, saved results shown apart, the ladder section only when there are ladders, and nothing fetched.
-#include "judge/core/html_report.hpp"
+#include "judge/core/present/html_report.hpp"
 
 #include <cmath>
 #include <sstream>

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/build.hpp"
-#include "judge/core/judging.hpp"
+#include "judge/core/build/build.hpp"
+#include "judge/core/run/judging.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/kernel_resources.hpp"
-#include "judge/core/kernel_table.hpp"
-#include "judge/core/occupancy.hpp"
-#include "judge/core/ptxas_report.hpp"
+#include "judge/core/build/ptxas_report.hpp"
+#include "judge/core/measure/kernel_resources.hpp"
+#include "judge/core/measure/occupancy.hpp"
+#include "judge/core/present/kernel_table.hpp"
 #include "support/h100_limits.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 // first accepted rung and over the reference, a rejected rung in the middle, a missing reference time, the bound and
 // the ceiling), its JSON and console forms, and the chart: a standalone SVG read back as XML, one bar per accepted
 // rung and case with heights proportional to the rates, the ceiling line, axis titles and every rung named.
-#include "judge/core/ladder.hpp"
+#include "judge/core/run/ladder.hpp"
 
 #include <cmath>
 #include <map>
@@ -14,10 +14,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/error.hpp"
-#include "judge/core/ladder_chart.hpp"
-#include "judge/core/ladder_rungs.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/present/ladder_chart.hpp"
+#include "judge/core/present/report.hpp"
+#include "judge/core/run/ladder_rungs.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {

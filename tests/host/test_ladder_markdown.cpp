@@ -12,10 +12,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/error.hpp"
-#include "judge/core/ladder.hpp"
-#include "judge/core/ladder_markdown.hpp"
-#include "judge/core/report.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/present/ladder_markdown.hpp"
+#include "judge/core/present/report.hpp"
+#include "judge/core/run/ladder.hpp"
 #include "support/h100_limits.hpp"
 #include "support/test_support.hpp"
 

@@ -20,7 +20,7 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {

@@ -1,4 +1,4 @@
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -24,7 +24,7 @@
 #include <libpq-fe.h>
 #endif
 
-#include "judge/core/sha256.hpp"
+#include "judge/core/base/sha256.hpp"
 #include "support/leaderboard_records.hpp"
 #include "support/postgres_server.hpp"
 #include "support/test_support.hpp"

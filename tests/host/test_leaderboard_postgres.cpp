@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "judge/core/leaderboard.hpp"
-#include "judge/core/leaderboard_location.hpp"
+#include "judge/core/base/leaderboard_location.hpp"
+#include "judge/core/store/leaderboard.hpp"
 #include "support/leaderboard_records.hpp"
 #include "support/postgres_server.hpp"
 #include "support/test_support.hpp"

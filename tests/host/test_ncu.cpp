@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/error.hpp"
-#include "judge/core/ncu.hpp"
-#include "judge/core/profile.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/run/ncu.hpp"
+#include "judge/core/run/profile.hpp"
 #include "support/test_support.hpp"
 
 namespace {

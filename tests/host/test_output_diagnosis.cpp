@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "judge/core/output_diagnosis.hpp"
+#include "judge/core/run/output_diagnosis.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 #include <cerrno>
 #include <chrono>

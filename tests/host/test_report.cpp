@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/report.hpp"
+#include "judge/core/present/report.hpp"
 
 namespace {
 

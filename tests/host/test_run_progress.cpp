@@ -1,5 +1,5 @@
 // The progress line of `judge submit`: what it says at each phase of a run, and how far along the bar is.
-#include "judge/core/run_progress.hpp"
+#include "judge/core/run/run_progress.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/build.hpp"
-#include "judge/core/paths.hpp"
+#include "judge/core/base/paths.hpp"
+#include "judge/core/build/build.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {

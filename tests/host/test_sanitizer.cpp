@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/error.hpp"
-#include "judge/core/sanitizer.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/run/sanitizer.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "judge/core/sha256.hpp"
+#include "judge/core/base/sha256.hpp"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // Reading Slurm's command-line tools (slurm.hpp) from their real output (Slurm 22.05), without a cluster: the job id
 // of `sbatch --parsable`, the tasks of `scontrol --oneliner show job`, and what each end of a task is called.
 // The cluster itself is exercised by tests/slurm/test_slurm_batch.sh.
-#include "judge/core/slurm.hpp"
+#include "judge/core/batch/slurm.hpp"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-// The worker's side of the trust boundary (judge/core/solver_process.hpp), against a fake solver that misbehaves on
+// The worker's side of the trust boundary (judge/core/run/solver_process.hpp), against a fake solver that misbehaves on
 // command (tests/support/fake_solver.cpp): replies that are not the awaited one are ignored, a death is reported
 // with its cause, the solver is stopped between commands, and it starts with nothing of the judge's.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "judge/core/solver_process.hpp"
+#include "judge/core/run/solver_process.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // Challenge specs: a valid spec's derived values, and one test per validation rule of docs/spec-format.md, each
 // checking that the error names the file and the exact JSON path of the field at fault.
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 
 #include <cmath>
 #include <optional>

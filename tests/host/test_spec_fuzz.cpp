@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
 
 namespace {
 

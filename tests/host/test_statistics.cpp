@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "judge/core/statistics.hpp"
+#include "judge/core/measure/statistics.hpp"
 
 namespace {
 

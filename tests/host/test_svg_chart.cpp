@@ -1,6 +1,6 @@
 // The report's charts: log axes land on round values with readable labels, time axes on round steps, data maps to
 // the plot area, and everything a user wrote is escaped in the SVG.
-#include "judge/core/svg_chart.hpp"
+#include "judge/core/present/svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge::svg {
 namespace {

@@ -1,11 +1,11 @@
-// The comparison rule the GPU checker applies (judge/core/tolerance.hpp), tested on the host.
+// The comparison rule the GPU checker applies (judge/core/challenge/tolerance.hpp), tested on the host.
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include <gtest/gtest.h>
 
-#include "judge/core/tolerance.hpp"
+#include "judge/core/challenge/tolerance.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
-// The trusted bound on a submission's time (judge/core/trusted_timing.hpp): an honest report keeps its GPU span, a
-// trace that left work out is charged the trusted time, an impossible report is called so.
+// The trusted bound on a submission's time (judge/core/measure/trusted_timing.hpp): an honest report keeps its GPU
+// span, a trace that left work out is charged the trusted time, an impossible report is called so.
 #include <gtest/gtest.h>
 
-#include "judge/core/trusted_timing.hpp"
+#include "judge/core/measure/trusted_timing.hpp"
 
 namespace {
 

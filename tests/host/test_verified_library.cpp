@@ -2,7 +2,7 @@
 // that says what to do, the memfd handed on holds the file's bytes and can no longer be written, and dlopen() of
 // /proc/self/fd/N loads it, unaffected by what happens to the file afterwards. Needs g++ for the small library it
 // loads; no GPU, no nvcc.
-#include "judge/core/verified_library.hpp"
+#include "judge/core/build/verified_library.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -14,8 +14,8 @@
 
 #include <gtest/gtest.h>
 
-#include "judge/core/error.hpp"
-#include "judge/core/sha256.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/sha256.hpp"
 #include "support/test_support.hpp"
 
 namespace judge {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/calibration.hpp"
-#include "judge/core/leaderboard.hpp"
-#include "judge/core/spec.hpp"
+#include "judge/core/challenge/spec.hpp"
+#include "judge/core/measure/calibration.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace {
 

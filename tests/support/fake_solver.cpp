@@ -1,5 +1,5 @@
 // A stand-in for judge-solver that speaks its protocol without a GPU, so the worker's side of the trust boundary
-// (core/solver_process.hpp) is tested everywhere: it says hello, then obeys commands that make it misbehave the way
+// (core/run/solver_process.hpp) is tested everywhere: it says hello, then obeys commands that make it misbehave the way
 // a hostile or broken submission would make the real one.
 //   ping          {"ok":true}
 //   whoami        {"ok":true,"uid":..,"cwd":..,"env":[..],"fds":[..]}: what the sandbox left it
@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/core/solver_channel.hpp"
+#include "judge/core/run/solver_channel.hpp"
 
 extern char** environ;
 

@@ -1,7 +1,7 @@
 #pragma once
 // The SM limits of an NVIDIA H100 (compute capability 9.0) as cudaGetDeviceProperties reports them: the fixture of
 // host tests that work out occupancy figures by hand.
-#include "judge/core/occupancy.hpp"
+#include "judge/core/measure/occupancy.hpp"
 
 namespace judge::testing {
 

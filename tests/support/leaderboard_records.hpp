@@ -3,7 +3,7 @@
 // a source that names its user.
 #include <string>
 
-#include "judge/core/leaderboard.hpp"
+#include "judge/core/store/leaderboard.hpp"
 
 namespace judge::testing {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "judge/core/process.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 #include <cstdio>
 #include <cstdlib>

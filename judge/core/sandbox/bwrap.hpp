@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/process.hpp"
 #include "judge/core/sandbox/policy.hpp"
+#include "judge/core/sandbox/process.hpp"
 
 namespace judge {
 

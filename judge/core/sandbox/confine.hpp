@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/process.hpp"
 #include "judge/core/sandbox/landlock.hpp"
 #include "judge/core/sandbox/policy.hpp"
+#include "judge/core/sandbox/process.hpp"
 #include "judge/core/sandbox/protections.hpp"
 
 namespace judge {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/core/sandbox/policy.hpp"
 
 namespace judge {

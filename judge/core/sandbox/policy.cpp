@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "judge/core/build.hpp"
+#include "judge/core/build/build.hpp"
 
 namespace judge {
 

@@ -10,7 +10,7 @@
 // "check": {"name": "statistical", "args": {"sigma": "1.6422", "samples": "n_samples", "z": 6}}
 #include <cmath>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/worker/check.hpp"
 
 namespace judge {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/worker/check.hpp"
 
 namespace judge {

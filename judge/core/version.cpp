@@ -1,5 +1,0 @@
-#include "judge/core/version.hpp"
-
-namespace judge {
-std::string_view judge_version() { return JUDGE_VERSION; }
-}  // namespace judge
