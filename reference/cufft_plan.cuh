@@ -12,7 +12,7 @@
 // check_cublas do, so a broken reference is reported as the judge's fault and never as a wrong answer.
 #include <cufft.h>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 
 namespace judge::ref {
 

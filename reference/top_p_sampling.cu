@@ -19,7 +19,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include "judge/core/error.hpp"
+#include "judge/core/base/error.hpp"
 #include "judge/worker/generate.hpp"
 #include "judge/worker/reference.hpp"
 #include "reference/reference_util.cuh"
