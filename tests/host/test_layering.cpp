@@ -39,11 +39,7 @@ struct KnownUpward {
   std::string_view included;  // under judge/core
   std::string_view why;
 };
-constexpr std::array<KnownUpward, 1> kKnownUpward = {{
-    {"sandbox/policy.cpp", "build/build.hpp",
-     "find_nvcc() locates the toolkit every policy must let nvcc and the solver read; it lives in build.cpp, and "
-     "moving it into sandbox/ or base/ removes this include"},
-}};
+constexpr std::array<KnownUpward, 0> kKnownUpward = {};
 
 fs::path core_dir() { return judge::testing::source_dir() / "judge" / "core"; }
 

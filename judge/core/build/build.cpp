@@ -57,8 +57,6 @@ Captured run_confined_nvcc(const std::vector<std::string>& argv, const fs::path&
   return run_captured(opt, kCompileLimit);
 }
 
-bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0; }
-
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
     text.replace(at, from.size(), to);
@@ -103,20 +101,6 @@ fs::path copy_for_nvcc(const fs::path& original, const std::string& text, const 
 }
 
 }  // namespace
-
-std::string find_nvcc() {
-  if (const char* e = std::getenv("JUDGE_NVCC"); e && *e) return e;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string dir;
-    while (std::getline(ss, dir, ':'))
-      if (!dir.empty() && executable(fs::path(dir) / "nvcc")) return (fs::path(dir) / "nvcc").string();
-  }
-  if (executable(JUDGE_NVCC)) return JUDGE_NVCC;
-  if (executable("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
-  throw Error(
-      "cannot find nvcc: install the CUDA Toolkit, put its bin/ on PATH, or set JUDGE_NVCC to the compiler's path");
-}
 
 std::string nvcc_version(const std::string& nvcc) {
   Captured c = run_nvcc({nvcc, "--version"});

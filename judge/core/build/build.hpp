@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/core/base/nvcc.hpp"  // find_nvcc(), for the callers of build()
 #include "judge/core/build/glue.hpp"
 #include "judge/core/build/ptxas_report.hpp"
 #include "judge/core/challenge/spec.hpp"
@@ -42,8 +43,6 @@ struct BuildResult {
   double seconds = 0;
 };
 
-// nvcc to use: $JUDGE_NVCC, else nvcc on PATH, else the toolkit found at configure time. Throws Error if none.
-std::string find_nvcc();
 // The first line of `nvcc --version` that names the release, e.g. "Cuda compilation tools, release 13.0, V13.0.88".
 std::string nvcc_version(const std::string& nvcc);
 

@@ -7,7 +7,8 @@
 
 #include <unistd.h>
 
-#include "judge/core/build/build.hpp"
+#include "judge/core/base/error.hpp"
+#include "judge/core/base/nvcc.hpp"
 
 namespace judge {
 
