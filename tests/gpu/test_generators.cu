@@ -286,6 +286,16 @@ TEST(Generators, PointsStayInTheBoxAndClusterWhenAsked) {
   for (double x : uniform) ASSERT_TRUE(x >= -5 && x < 5);
   for (double x : clustered) ASSERT_TRUE(x >= -5 && x < 5);
   EXPECT_LT(spread_of(clustered), spread_of(uniform) / 4) << "clustered points lie close to one another";
+  // step: every coordinate on the grid low + m * step, still inside the box, clustered or not.
+  for (const char* clusters : {"0", "3"}) {
+    std::vector<double> grid = generated(
+        custom("points", -5, 5, {{"dims", "3"}, {"clusters", clusters}, {"step", "0.25"}}), DType::float32,
+        n * dims, 9);
+    for (double x : grid) {
+      ASSERT_TRUE(x >= -5 && x < 5) << x;
+      ASSERT_EQ((x + 5) / 0.25, std::floor((x + 5) / 0.25)) << x << " is off the 0.25 grid";
+    }
+  }
 }
 
 TEST(Generators, UnknownNameListsTheKnownOnes) {
