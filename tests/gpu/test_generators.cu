@@ -256,6 +256,20 @@ TEST(Generators, GraphHasZeroDiagonalAndInfinityForMissingEdges) {
     for (std::int64_t j = 0; j < i; ++j) differ += d[i * n + j] != d[j * n + i];
   // Both directions are absent with probability 0.75^2, so about 44% of the pairs differ.
   EXPECT_GT(differ, n * (n - 1) / 2 * 4 / 10);
+  // potential: negative edges, but h(i) - h(j) cancels around a cycle, so a 2-cycle weighs at least 2 low.
+  std::vector<double> p = generated(custom("graph", 1, 10, {{"nodes", "N"}, {"density", "0.25"}, {"potential", "30"}}),
+                                    DType::float32, n * n, 5, {{"N", double(n)}});
+  std::int64_t negative = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(p[i * n + i], 0);
+    for (std::int64_t j = 0; j < n; ++j) {
+      ASSERT_EQ(std::isinf(p[i * n + j]), std::isinf(d[i * n + j])) << "the same edges as without potential";
+      negative += p[i * n + j] < 0;
+      if (j < i && !std::isinf(p[i * n + j]) && !std::isinf(p[j * n + i]))
+        ASSERT_GE(p[i * n + j] + p[j * n + i], 2 - 1e-4);
+    }
+  }
+  EXPECT_GT(negative, edges / 10) << "potential 30 over weights in [1, 10) makes many edges negative";
   DeviceBuffer b(16 * 4);
   EXPECT_THROW(judge::generate(b.get(), DType::int32, 16, custom("graph", 1, 9, {{"nodes", "4"}, {"density", "1"}}),
                                1, {}, 0),
@@ -286,6 +300,16 @@ TEST(Generators, PointsStayInTheBoxAndClusterWhenAsked) {
   for (double x : uniform) ASSERT_TRUE(x >= -5 && x < 5);
   for (double x : clustered) ASSERT_TRUE(x >= -5 && x < 5);
   EXPECT_LT(spread_of(clustered), spread_of(uniform) / 4) << "clustered points lie close to one another";
+  // step: every coordinate on the grid low + m * step, still inside the box, clustered or not.
+  for (const char* clusters : {"0", "3"}) {
+    std::vector<double> grid = generated(
+        custom("points", -5, 5, {{"dims", "3"}, {"clusters", clusters}, {"step", "0.25"}}), DType::float32,
+        n * dims, 9);
+    for (double x : grid) {
+      ASSERT_TRUE(x >= -5 && x < 5) << x;
+      ASSERT_EQ((x + 5) / 0.25, std::floor((x + 5) / 0.25)) << x << " is off the 0.25 grid";
+    }
+  }
 }
 
 TEST(Generators, UnknownNameListsTheKnownOnes) {

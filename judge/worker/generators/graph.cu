@@ -3,6 +3,10 @@
 // no edge written as +infinity (the distance-matrix convention of shortest-path problems; floating dtypes) or, for
 // integer dtypes, as args.none. Each entry is a pure function of (key, i, j): no coupling with other buffers. A
 // graph in adjacency-list form is a CSR structure: the "csr_row_ptr" / "csr_col_idx" pair with rows = cols = nodes.
+// Optional args.potential = P > 0 (floating dtypes): every edge weight w(i, j) becomes w(i, j) + h(i) - h(j), with
+// h(v) uniform in [0, P) per vertex. The h terms cancel around any cycle, so a cycle weighs what it did before
+// (positive when low > 0) while edges can be negative, down to low - P: a graph with negative edges and no negative
+// cycle, for shortest-path algorithms that must not assume non-negative weights (Johnson's reweighting, reversed).
 #include <cmath>
 #include <limits>
 
@@ -13,7 +17,7 @@ namespace {
 
 struct Graph {
   std::int64_t nodes;
-  double density, low, width, none;
+  double density, low, width, none, potential;
   std::uint64_t key;
   bool integral;
   JUDGE_HD double operator()(std::int64_t e) const {
@@ -21,6 +25,9 @@ struct Graph {
     if (i == j) return 0.0;
     if (unit(key ^ 0x65646765ull, static_cast<std::uint64_t>(e)) >= density) return none;
     double w = low + width * unit(key, static_cast<std::uint64_t>(e));
+    if (potential > 0)
+      w += potential * (unit(key ^ 0x706f7465ull, static_cast<std::uint64_t>(i)) -
+                        unit(key ^ 0x706f7465ull, static_cast<std::uint64_t>(j)));
     return integral ? floor(w) : w;
   }
 };
@@ -40,8 +47,12 @@ void graph(const GeneratorCall& c) {
                   "that means \"no edge\"", to_string(c.dtype));
     none = c.arg("none");
   }
+  const double potential = c.args.count("potential") > 0 ? c.arg("potential") : 0.0;
+  if (!(potential >= 0) || (potential > 0 && whole))
+    JUDGE_THROW(Error, "generator 'graph': potential = {} must be >= 0, and 0 for an integer matrix ({})", potential,
+                to_string(c.dtype));
   fill(c, Graph{static_cast<std::int64_t>(nodes), density, c.dist.low, c.dist.high - c.dist.low + (whole ? 1.0 : 0.0),
-                none, c.key, whole});
+                none, potential, c.key, whole});
 }
 
 }  // namespace
