@@ -131,7 +131,8 @@ int run(const std::string& job_path, int fd) {
     JUDGE_CUDA_CHECK(cudaSetDevice(ordinal));
     JUDGE_CUDA_CHECK(cudaFree(nullptr));
 
-    judge::CublasHandle cublas;
+    // Made when a reference first asks (cuBLAS's initialisation is a cost only its users should pay).
+    std::optional<judge::CublasHandle> cublas;
     judge::Stream stream;
     judge::L2Flusher l2(ordinal);
     judge::ClockProbe clock(ordinal);
@@ -154,7 +155,10 @@ int run(const std::string& job_path, int fd) {
     messages.send({{"event", "protections"}, {"protections", protections}});
 
     judge::RunnerContext ctx{challenge, solver, *reference, *timer.timer, l2, clock, messages};
-    ctx.cublas = cublas.get();
+    ctx.cublas = [&cublas] {
+      if (!cublas) cublas.emplace();
+      return cublas->get();
+    };
     ctx.stream = stream.get();
     ctx.seed = job.at("seed").get<std::uint64_t>();
     ctx.policy = policy_from(job.value("timing", json::object()));
@@ -166,7 +170,8 @@ int run(const std::string& job_path, int fd) {
     bool stop_on_failure = job.value("stop_on_failure", false);
     const int calls = job.value("calls", 1);
     // Before the submission exists in the solver: what a call costs that is none of its doing.
-    if (!job.value("benchmarks", std::vector<std::string>{}).empty())
+    if (!job.value("benchmarks", std::vector<std::string>{}).empty() ||
+        !job.value("stress_benchmarks", std::vector<std::string>{}).empty())
       ctx.overhead = judge::estimate_overhead(judge::time_null_calls(ctx, kNullCalls));
 
     messages.send({{"event", "stage"}, {"stage", "load"}});
@@ -185,12 +190,12 @@ int run(const std::string& job_path, int fd) {
         throw judge::Error(fmt::format("the solver could not load the compiled submission: {}", loaded.message));
     }
 
-    // One timer per GPU: the timed phase holds the GPU's lock (the job names its file and who we are); functional
+    // One timer per GPU: each timed list holds the GPU's lock (the job names its file and who we are); functional
     // tests share the GPU. The lock goes when this process ends, however it ends.
     std::optional<judge::GpuLock> gpu_lock;
     auto lock_for_timing = [&] {
       const json spec = job.value("gpu_lock", json());
-      if (!spec.is_object() || job.value("benchmarks", std::vector<std::string>{}).empty()) return;
+      if (!spec.is_object() || gpu_lock) return;
       const pid_t parent = ::getppid();
       gpu_lock = judge::GpuLock::acquire(
           spec.at("file").get<std::string>(), spec.value("holder", std::string("judge")),
@@ -199,14 +204,31 @@ int run(const std::string& job_path, int fd) {
       if (!gpu_lock) std::exit(1);
       messages.send({{"event", "gpu_lock"}, {"waited_s", gpu_lock->waited_s()}, {"at", monotonic_s()}});
     };
+    auto release_timing = [&] {
+      if (!gpu_lock) return;
+      messages.send({{"event", "gpu_release"}, {"at", monotonic_s()}});
+      gpu_lock.reset();
+    };
 
-    // "tests" run as checked calls, benchmarks named there too (`judge run --case`); "benchmarks" are timed.
-    for (const char* list : {"tests", "benchmarks"}) {
+    // "tests" run as checked calls, benchmarks named there too (`judge run --case`); "benchmarks" are timed. Then,
+    // only when every case so far was accepted, the stress cases, each to its own verdict: a failure there stops
+    // nothing, and the GPU's lock is let go while their functional tests run.
+    struct List {
+      const char* key;
+      bool timed, stress;
+    };
+    bool all_accepted = true;
+    for (const List list : {List{"tests", false, false}, List{"benchmarks", true, false},
+                            List{"stress_tests", false, true}, List{"stress_benchmarks", true, true}}) {
+      const auto names = job.value(list.key, std::vector<std::string>{});
+      if (names.empty()) continue;
+      if (list.stress && !all_accepted) break;
       judge::CasePlan plan;
-      plan.timed = std::strcmp(list, "benchmarks") == 0;
+      plan.timed = list.timed;
       plan.calls = plan.timed ? 1 : calls;
       if (plan.timed) lock_for_timing();
-      for (const auto& name : job.value(list, std::vector<std::string>{})) {
+      else release_timing();
+      for (const auto& name : names) {
         const judge::Case* c = plan.timed ? nullptr : find_case(challenge.tests, name);
         plan.benchmark = c == nullptr;
         if (!c) c = find_case(challenge.benchmarks, name);
@@ -215,9 +237,12 @@ int run(const std::string& job_path, int fd) {
         try {
           judge::CaseResult r = judge::run_case(ctx, *c, plan);
           messages.send({{"event", "case_end"}, {"result", r}});
-          if (stop_on_failure && r.verdict != judge::Verdict::accepted) {
-            messages.send({{"event", "done"}});
-            return 0;
+          if (!list.stress && r.verdict != judge::Verdict::accepted) {
+            all_accepted = false;
+            if (stop_on_failure) {
+              messages.send({{"event", "done"}});
+              return 0;
+            }
           }
         } catch (const judge::ContextLost& lost) {
           messages.send({{"event", "case_end"}, {"result", lost.result}});
@@ -226,10 +251,7 @@ int run(const std::string& job_path, int fd) {
         }
       }
     }
-    if (gpu_lock) {
-      messages.send({{"event", "gpu_release"}, {"at", monotonic_s()}});
-      gpu_lock.reset();
-    }
+    release_timing();
     messages.send({{"event", "done"}});
     return 0;
   } catch (const judge::CudaError& e) {

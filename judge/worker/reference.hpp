@@ -10,6 +10,7 @@
 //   }
 //   JUDGE_REFERENCE(vector_add, gpu, cpu)
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -54,9 +55,12 @@ class DeviceArgs : public ArgTable {
   T scalar(const std::string& name) const { return static_cast<T>(scalar_value(name)); }
   cublasHandle_t cublas() const;
   void set_cublas(cublasHandle_t handle) { cublas_ = handle; }
+  // Made on the first cublas() call: a worker whose reference uses no cuBLAS never pays for a handle.
+  void set_cublas(std::function<cublasHandle_t()> make) { make_cublas_ = std::move(make); }
 
  private:
-  cublasHandle_t cublas_ = nullptr;
+  mutable cublasHandle_t cublas_ = nullptr;
+  std::function<cublasHandle_t()> make_cublas_;
 };
 
 // Host copies of one case's inputs; outputs are float64 arrays of each output's element count. An in-out has both:

@@ -44,6 +44,7 @@ double* HostArgs::output(const std::string& name) const {
 }
 
 cublasHandle_t DeviceArgs::cublas() const {
+  if (!cublas_ && make_cublas_) cublas_ = make_cublas_();
   if (!cublas_) JUDGE_THROW(Error, "reference asked for a cuBLAS handle, but the worker did not provide one");
   return cublas_;
 }

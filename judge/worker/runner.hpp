@@ -4,6 +4,7 @@
 // the expected outputs, and decides the verdict; the solver only calls solve() and reports (solver_process.hpp).
 // Everything the submission could break is checked after each call: guards, inputs, outputs, its CUDA errors.
 #include <cstdint>
+#include <functional>
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -30,7 +31,7 @@ struct RunnerContext {
   L2Flusher& l2;
   ClockProbe& clock;
   const MessageChannel& messages;
-  cublasHandle_t cublas = nullptr;
+  std::function<cublasHandle_t()> cublas;  // the worker's handle, made when a reference first asks for it
   cudaStream_t stream = nullptr;  // the judge's own (non-blocking) stream
   std::uint64_t seed = 0;
   TimingPolicy policy;
