@@ -32,14 +32,15 @@ while read -r id file kernel; do
   for run in 1 2 3 4 5; do
     "$judge" --json submit "$id" "$file" --no-reference-timing > "$out/rep-$id-$tag-$run.json"
   done
-  # Graded tests only: stress cases run after the benchmarks, in a worker of their own.
+  # Graded tests only: stress cases run after the graded benchmarks.
   tests=$(python3 -c "import json; print(sum(1 for t in json.load(open('challenges/$id/spec.json'))['tests'] if not t.get('stress')))")
   # The first benchmark's calls come right after one call per test; it makes at least 12 (2 warm-up, 10 samples), so
   # 10 profiled launches stay inside it (analyze.py also keeps only launches with the first one's grid).
   if [ -n "$ncu" ]; then
     "$ncu" --clock-control none --target-processes all --kernel-name "$kernel" --launch-skip "$tests" \
       --launch-count 10 --metrics gpu__time_duration.sum --csv --print-units base \
-      "$judge" --json submit "$id" "$file" --no-reference-timing --no-calibration > "$out/ncu-$id-$tag.csv" 2> "$out/ncu-$id-$tag.err"
+      "$judge" --json submit "$id" "$file" --no-reference-timing --no-calibration --under-tool --no-cupti \
+      > "$out/ncu-$id-$tag.csv" 2> "$out/ncu-$id-$tag.err"
   fi
 done < "$out/singles.txt"
 

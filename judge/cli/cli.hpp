@@ -42,6 +42,7 @@ struct BuildFlags {
   std::vector<std::string> nvcc_flags;
   bool no_cupti = false;
   bool strict = false;  // stress cases decide the verdict too
+  bool under_tool = false;  // a tool (ncu, nsys) runs this judge and must follow it into the solver
 };
 // And of those that time it (submit, ladder): how.
 struct TimingFlags {

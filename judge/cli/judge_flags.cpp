@@ -39,6 +39,10 @@ void add_build_flags(CLI::App* sub, BuildFlags& f) {
   sub->add_flag("--strict", f.strict,
                 "Stress cases (beyond the statement's promises) decide the verdict too; the score stays the graded "
                 "benchmarks'");
+  sub->add_flag("--under-tool", f.under_tool,
+                "A tool runs this judge (ncu or nsys with --target-processes all) and must follow it into the "
+                "solver: the solver keeps the environment, the uid and an exec the tool can see, and is not stopped "
+                "between calls (the report lists those protections as relaxed). Add --no-cupti under ncu");
 }
 
 void add_timing_flags(CLI::App* sub, TimingFlags& f) {
@@ -64,6 +68,7 @@ JudgeOptions judge_options(const BuildFlags& f) {
   jo.cupti = !f.no_cupti;
   jo.nvcc_flags = f.nvcc_flags;
   jo.strict = f.strict;
+  jo.under_tool = f.under_tool;
   jo.cache_dir = cache_dir();
   jo.worker = worker_path();
   return jo;

@@ -1,6 +1,7 @@
 // The judge's side of a run, against a scripted fake worker: every way a worker can end (accepted, a verdict, a
 // crash, a hang, exit() inside solve, a flood of output, garbage on the message pipe) becomes the right verdict,
 // and the judge itself carries on. Runs without a GPU: the real worker is replaced, the build is real (nvcc).
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -34,6 +35,7 @@ const char* kSpec = R"({
 // A stand-in for judge-worker: `probe` names a fake GPU, `run` plays the scenario in $FAKE_SCENARIO.
 const char* kFakeWorker = R"(#!/bin/bash
 if [ "$1" = probe ]; then
+  [ -n "${FAKE_PROBELOG:-}" ] && echo probe >> "$FAKE_PROBELOG"
   echo '{"devices":[{"name":"Fake GPU","compute_capability":"7.5","sm_count":2}]}'
   exit 0
 fi
@@ -51,28 +53,44 @@ case "$FAKE_SCENARIO" in
   garbage) echo 'not json' >&3; send '[1,2]'; send '{"no":"event"}'; for c in t1 t2; do send '{"event":"case_begin","case":"'$c'"}'; ok $c; done; send '{"event":"done"}' ;;
   flood) head -c 5000000 /dev/zero | tr '\0' 'x'; for c in t1 t2; do ok $c; done; send '{"event":"done"}' ;;
   nodevice) send '{"event":"fatal","verdict":"no_device","message":"no CUDA device is present"}'; exit 2 ;;
+  keepjob) cp "$3" "$FAKE_JOBCOPY"; for c in t1 t2; do send '{"event":"case_begin","case":"'$c'"}'; ok $c; done; send '{"event":"done"}' ;;
+  segv_at_exit) for c in t1 t2; do send '{"event":"case_begin","case":"'$c'"}'; ok $c; done; kill -SEGV $$ ;;
   short) send '{"event":"case_begin","case":"t1"}'; ok t1; send '{"event":"done"}' ;;
   bycase)
-    # Plays the job's own case list: each case as $FAKE_CASE_<name> says (ok, wrong or segv), and logs the list.
-    tests=$(tr -d ' \n' < "$3" | sed -n 's/.*"tests":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' ' ')
-    echo "${tests:-none}" >> "$FAKE_JOBLOG"
-    # With $FAKE_LOCKLOG: each worker holds the GPU lock around its cases, at made-up times 1-2, 3-4, ..., the second
-    # one after waiting for another judge.
-    if [ -n "${FAKE_LOCKLOG:-}" ]; then
+    # Plays the job's own case lists: each case as $FAKE_CASE_<name> says (ok, wrong or segv), the stress cases
+    # ("stress_tests") only when every graded one passed, and logs the lists ("t1 t2 then s1 s2 s3").
+    job=$3
+    list() { tr -d ' \n' < "$job" | sed -n 's/.*"'$1'":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' ' '; }
+    tests=$(list tests); stress=$(list stress_tests)
+    echo "${tests:-none}${stress:+ then $stress}" >> "$FAKE_JOBLOG"
+    # With $FAKE_LOCKLOG: the graded cases and the stress cases each hold the GPU lock, at made-up times 1-2, 3-4,
+    # ..., the second after waiting for another judge.
+    hold() {
+      [ -n "${FAKE_LOCKLOG:-}" ] || return 0
       t=$(cat "$FAKE_LOCKLOG" 2>/dev/null || echo 0)
       [ "$t" -gt 0 ] && send '{"event":"gpu_wait","holder":"judge submit by someone, pid 1"}'
       send '{"event":"gpu_lock","at":'$((t + 1))',"waited_s":0.5}'
-    fi
-    for c in $tests; do
-      send '{"event":"case_begin","case":"'$c'"}'; send '{"event":"call","case":"'$c'","index":0}'
-      how=$(printenv "FAKE_CASE_$c" || echo ok)
-      case "$how" in
-        ok) ok $c ;;
-        wrong) send '{"event":"case_end","result":{"name":"'$c'","kind":"test","verdict":"wrong_answer","message":"C: 1 of 9 elements wrong"}}' ;;
-        segv) kill -SEGV $$ ;;
-      esac
-    done
-    if [ -n "${FAKE_LOCKLOG:-}" ]; then send '{"event":"gpu_release","at":'$((t + 2))'}'; echo $((t + 2)) > "$FAKE_LOCKLOG"; fi
+    }
+    release() {
+      [ -n "${FAKE_LOCKLOG:-}" ] || return 0
+      send '{"event":"gpu_release","at":'$((t + 2))'}'; echo $((t + 2)) > "$FAKE_LOCKLOG"
+    }
+    failed=0
+    play() {
+      for c in "$@"; do
+        send '{"event":"case_begin","case":"'$c'"}'; send '{"event":"call","case":"'$c'","index":0}'
+        how=$(printenv "FAKE_CASE_$c" || echo ok)
+        case "$how" in
+          ok) ok $c ;;
+          wrong) failed=1; send '{"event":"case_end","result":{"name":"'$c'","kind":"test","verdict":"wrong_answer","message":"C: 1 of 9 elements wrong"}}' ;;
+          segv) kill -SEGV $$ ;;
+          diebetween) ok $c; kill -SEGV $$ ;;
+        esac
+      done
+    }
+    hold; play $tests; release
+    [ -n "${FAKE_IGNORE_FAILURE:-}" ] && failed=0
+    if [ "$failed" = 0 ] && [ -n "$stress" ]; then hold; play $stress; release; fi
     send '{"event":"done"}' ;;
 esac
 )";
@@ -109,6 +127,44 @@ class Judging : public ::testing::Test {
   TempDir dir_;
   judge::Challenge challenge_;
 };
+
+// A probe is a worker start: a judge asks once per process (calibration, then the submission; every submission of a
+// batch), unless it asks for a fresh look.
+TEST_F(Judging, ThePlainProbeIsRememberedAndTheFreshOneIsNot) {
+  const auto log = dir_ / "probes.log";
+  setenv("FAKE_PROBELOG", log.c_str(), 1);
+  const auto worker = dir_.path() / "fake-worker";
+  auto count = [&] {
+    std::string text = judge::testing::read_file(log);
+    return std::count(text.begin(), text.end(), '\n');
+  };
+  EXPECT_EQ(judge::probe_devices(worker).devices.size(), 1u);
+  EXPECT_EQ(judge::probe_devices(worker).devices.size(), 1u);
+  EXPECT_EQ(count(), 1) << "the second probe was answered from memory";
+  EXPECT_EQ(judge::probe_devices_now(worker).devices.at(0).name, "Fake GPU");
+  EXPECT_EQ(count(), 2);
+  run("accept");
+  EXPECT_EQ(count(), 2) << "judging probes no more once the GPUs are known";
+  unsetenv("FAKE_PROBELOG");
+}
+
+// `--under-tool`: a tool that runs the judge must be let into the solver, as a tool that runs the worker is.
+TEST_F(Judging, UnderAToolTheJobAsksForAToolFriendlySolver) {
+  setenv("FAKE_JOBCOPY", (dir_ / "job.json").c_str(), 1);
+  for (bool under : {false, true}) {
+    setenv("FAKE_SCENARIO", "keepjob", 1);
+    judge::JudgeOptions o;
+    o.timeout_s = 5;
+    o.under_tool = under;
+    o.cache_dir = dir_.path() / "cache";
+    o.worker = dir_.path() / "fake-worker";
+    auto r = judge::judge_submission(challenge_, dir_ / "solve.cu", o);
+    EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+    auto job = nlohmann::json::parse(judge::testing::read_file(dir_ / "job.json"));
+    EXPECT_EQ(job.value("tool", false), under) << job.dump();
+  }
+  unsetenv("FAKE_JOBCOPY");
+}
 
 TEST_F(Judging, AllCasesAcceptedIsAccepted) {
   auto r = run("accept");
@@ -237,7 +293,7 @@ class StressJudging : public Judging {
 TEST_F(StressJudging, StressCasesRunAfterTheGradedOnesAndDecideNothing) {
   auto r = run_with({{"s2", "wrong"}});
   EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
-  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2", "s1 s2 s3"}));
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2 then s1 s2 s3"})) << "one worker goes on to the stress cases";
   ASSERT_EQ(r.cases.size(), 5u);
   EXPECT_FALSE(r.cases[0].stress);
   const auto* s2 = result(r, "s2");
@@ -250,9 +306,10 @@ TEST_F(StressJudging, StressCasesRunAfterTheGradedOnesAndDecideNothing) {
   EXPECT_TRUE(r.failed_case.empty());
 }
 
-// The graded cases' worker and the stress cases' each hold the GPU lock; another judge may time in between. The
-// report keeps both holds (tests compare them across judges: none may overlap another judge's), and a wait at the
-// second hold still counts as a wait, naming whom it waited for.
+// The graded cases' benchmarks and the stress cases' each hold the GPU lock (the worker lets it go while the stress
+// cases' functional tests run); another judge may time in between. The report keeps both holds (tests compare them
+// across judges: none may overlap another judge's), and a wait at the second hold still counts as a wait, naming
+// whom it waited for.
 TEST_F(StressJudging, EachWorkersHoldOfTheGpuIsReportedAndAWaitAtAnyOfThemCounts) {
   setenv("FAKE_LOCKLOG", (dir_ / "lock.log").c_str(), 1);
   auto r = run_with({});
@@ -272,7 +329,7 @@ TEST_F(StressJudging, EachWorkersHoldOfTheGpuIsReportedAndAWaitAtAnyOfThemCounts
 TEST_F(StressJudging, AStressCaseThatKillsItsWorkerGetsItsVerdictAndAFreshWorkerGoesOn) {
   auto r = run_with({{"s1", "segv"}, {"s3", "wrong"}});
   EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
-  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2", "s1 s2 s3", "s2 s3"}));
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2 then s1 s2 s3", "s2 s3"}));
   ASSERT_NE(result(r, "s1"), nullptr);
   EXPECT_EQ(result(r, "s1")->verdict, Verdict::crashed);
   EXPECT_NE(result(r, "s1")->message.find("SIGSEGV"), std::string::npos) << result(r, "s1")->message;
@@ -283,11 +340,48 @@ TEST_F(StressJudging, AStressCaseThatKillsItsWorkerGetsItsVerdictAndAFreshWorker
   EXPECT_EQ(r.cases.size(), 5u);
 }
 
+// The worker dies after a stress case it reported and before the next: that next case takes the verdict, a fresh worker
+// goes on, and the graded verdict stays accepted.
+TEST_F(StressJudging, AWorkerThatDiesBetweenTwoStressCasesChargesTheNextOne) {
+  auto r = run_with({{"s1", "diebetween"}});
+  EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2 then s1 s2 s3", "s3"}));
+  ASSERT_EQ(r.cases.size(), 5u);
+  EXPECT_EQ(result(r, "s1")->verdict, Verdict::accepted);
+  ASSERT_NE(result(r, "s2"), nullptr);
+  EXPECT_EQ(result(r, "s2")->verdict, Verdict::crashed);
+  EXPECT_NE(result(r, "s2")->message.find("SIGSEGV"), std::string::npos) << result(r, "s2")->message;
+  EXPECT_EQ(result(r, "s3")->verdict, Verdict::accepted);
+  EXPECT_TRUE(r.failed_case.empty());
+}
+
+// Without stress cases, a worker that dies after the last graded case it reported is still the graded verdict.
+TEST_F(Judging, AWorkerThatDiesAfterItsLastCaseIsCrashed) {
+  auto r = run("segv_at_exit");
+  EXPECT_EQ(r.verdict, Verdict::crashed) << r.message;
+  EXPECT_EQ(r.cases.size(), 2u);
+}
+
 TEST_F(StressJudging, AGradedFailureLeavesTheStressCasesUnrun) {
   auto r = run_with({{"t2", "wrong"}});
   EXPECT_EQ(r.verdict, Verdict::wrong_answer);
   EXPECT_EQ(r.failed_case, "t2");
-  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2"}));
+  EXPECT_EQ(jobs(), (std::vector<std::string>{"t1 t2 then s1 s2 s3"})) << "one worker, told to stop at a failure";
+  ASSERT_EQ(r.cases.size(), 2u) << "the worker went on to a stress case after a graded failure";
+  for (const auto& c : r.cases) EXPECT_FALSE(c.stress) << c.name;
+}
+
+// A worker that plays the stress cases although a graded case failed (a bug, or not our worker): what it reported of
+// them is dropped, and the verdict is the graded failure's.
+TEST_F(StressJudging, StressResultsAfterAGradedFailureAreDropped) {
+  setenv("FAKE_IGNORE_FAILURE", "1", 1);
+  auto r = run_with({{"t1", "wrong"}, {"s1", "segv"}});
+  unsetenv("FAKE_IGNORE_FAILURE");
+  EXPECT_EQ(r.verdict, Verdict::wrong_answer) << r.message;
+  EXPECT_EQ(r.failed_case, "t1");
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_EQ(r.cases[0].name, "t1");
+  EXPECT_EQ(r.cases[1].name, "t2");
 }
 
 TEST_F(StressJudging, StrictMakesStressCasesDecideTheVerdict) {

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <random>
 #include <sstream>
 
@@ -87,7 +90,9 @@ CaseLists graded_cases(const Challenge& ch, const JudgeOptions& o) {
   return l;
 }
 
-// The stress cases, run once the graded ones pass, each for its own verdict: a failure does not stop the others.
+// The stress cases, run once the graded ones pass, each for its own verdict: a failure does not stop the others. The
+// graded cases' worker goes on to them (one worker start, not two); a fresh worker takes over from a stress case that
+// ended its worker.
 // None under --strict (they were graded), for named cases, or under a tool (the sanitizer and Nsight Compute are for
 // the graded failure at hand, and slow on large cases).
 CaseLists stress_cases(const Challenge& ch, const JudgeOptions& o) {
@@ -101,8 +106,9 @@ CaseLists stress_cases(const Challenge& ch, const JudgeOptions& o) {
   return l;
 }
 
+// `then`: the stress cases the same worker goes on to once every case of `lists` was accepted (stress_cases()).
 json job_for(const Challenge& ch, const fs::path& library, const std::string& library_sha256, const JudgeOptions& o,
-             std::uint64_t seed, const CaseLists& lists) {
+             std::uint64_t seed, const CaseLists& lists, const CaseLists& then) {
   json timing = {{"warmup_s", o.timing.warmup_s},       {"min_warmup_calls", o.timing.min_warmup_calls},
                  {"min_samples", o.timing.min_samples}, {"max_samples", o.timing.max_samples},
                  {"target_noise_pct", o.timing.target_noise_pct}, {"budget_s", o.timing.budget_s}};
@@ -114,6 +120,8 @@ json job_for(const Challenge& ch, const fs::path& library, const std::string& li
           {"tests", lists.tests},
           {"benchmarks", lists.benchmarks},
           {"stop_on_failure", lists.stop_on_failure},
+          {"stress_tests", then.tests},
+          {"stress_benchmarks", then.benchmarks},
           {"calls", o.mode == Mode::submit ? 1 : o.calls},
           {"timing", timing},
           {"time_reference", o.time_reference},
@@ -266,6 +274,7 @@ class WorkerSession {
     if (!case_.empty()) r_.cases.push_back(c);
     fatal_verdict_ = v;
     fatal_message_ = message;
+    fatal_case_ = case_;
   }
 
   void on_hang() {
@@ -292,6 +301,7 @@ class WorkerSession {
  public:
   std::optional<Verdict> fatal_verdict_;
   std::string fatal_message_;
+  std::string fatal_case_;  // the case the fatal error struck; empty between cases
 
  private:
   JudgeReport& r_;
@@ -336,6 +346,33 @@ bool erase_name(std::vector<std::string>& names, const std::string& name) {
   return true;
 }
 
+// Whether a reported case is one of `lists` (a benchmark among its benchmarks, a test among its tests).
+bool in_lists(const CaseLists& lists, const CaseResult& c) {
+  const auto& names = c.kind == "benchmark" ? lists.benchmarks : lists.tests;
+  return std::find(names.begin(), names.end(), c.name) != names.end();
+}
+
+// How a worker ended: the fatal error it met, if any, and the case that error struck (empty: between cases).
+struct WorkerEnd {
+  std::optional<Verdict> verdict;
+  std::string message;
+  std::string case_name;
+};
+
+// Runs the stress cases, each to its own verdict. A worker that dies on one (a crash, a hang, a sticky CUDA error)
+// has its case take that verdict, and a fresh worker goes on with the cases after it; every round settles at least
+// one case, so this ends.
+// The first of `remaining` takes the verdict of a worker that ended before it reported it.
+void settle_first(JudgeReport& r, CaseLists& remaining, const WorkerEnd& end) {
+  CaseResult c;
+  c.kind = remaining.tests.empty() ? "benchmark" : "test";
+  c.name = c.kind == "test" ? remaining.tests.front() : remaining.benchmarks.front();
+  c.verdict = end.verdict.value_or(Verdict::internal_error);
+  c.message = end.verdict ? end.message : "the worker ended before it reported this case";
+  erase_name(c.kind == "test" ? remaining.tests : remaining.benchmarks, c.name);
+  r.cases.push_back(std::move(c));
+}
+
 // Runs the stress cases, each to its own verdict. A worker that dies on one (a crash, a hang, a sticky CUDA error)
 // has its case take that verdict, and a fresh worker goes on with the cases after it; every round settles at least
 // one case, so this ends.
@@ -344,20 +381,12 @@ void run_stress_phase(JudgeReport& r, CaseLists remaining, RunWorker&& run_worke
   while (!remaining.empty()) {
     JudgeReport part;
     part.device = r.device;
-    auto [fatal, message] = run_worker(part, remaining);
+    const WorkerEnd end = run_worker(part, remaining);
     const std::size_t before = remaining.size();
     for (auto& c : part.cases)
       if (erase_name(c.kind == "benchmark" ? remaining.benchmarks : remaining.tests, c.name))
         r.cases.push_back(std::move(c));
-    if (remaining.size() == before && !remaining.empty()) {
-      CaseResult c;
-      c.kind = remaining.tests.empty() ? "benchmark" : "test";
-      c.name = c.kind == "test" ? remaining.tests.front() : remaining.benchmarks.front();
-      c.verdict = fatal.value_or(Verdict::internal_error);
-      c.message = fatal ? message : "the worker ended before it reported this case";
-      erase_name(c.kind == "test" ? remaining.tests : remaining.benchmarks, c.name);
-      r.cases.push_back(std::move(c));
-    }
+    if (remaining.size() == before && !remaining.empty()) settle_first(r, remaining, end);
     if (r.output.size() < kOutputLimit) r.output += part.output.substr(0, kOutputLimit - r.output.size());
     r.output_dropped += part.output_dropped;
     if (part.gpu_lock) {
@@ -415,6 +444,22 @@ double score_of(const std::vector<CaseResult>& cases) {
 }
 
 ProbeResult probe_devices(const fs::path& worker) {
+  // Once per process for each worker and GPU selection: a probe is a worker start (a second or so of a submit's
+  // wall time, paid again per submission in a batch), and the GPUs of a host do not change under a running judge.
+  static std::mutex mutex;
+  static std::map<std::string, ProbeResult> found;
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const char* order = std::getenv("CUDA_DEVICE_ORDER");
+  const std::string key = fmt::format("{}\n{}\n{}", fs::absolute(worker).string(), visible ? visible : "(unset)",
+                                      order ? order : "(unset)");
+  std::lock_guard<std::mutex> hold(mutex);
+  if (auto it = found.find(key); it != found.end()) return it->second;
+  ProbeResult result = probe_devices_now(worker);
+  if (!result.devices.empty()) found.emplace(key, result);  // none found: ask again next time
+  return result;
+}
+
+ProbeResult probe_devices_now(const fs::path& worker) {
   ProbeResult result;
   SpawnOptions spawn;
   spawn.argv = {worker.string(), "probe"};
@@ -474,20 +519,21 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
     return finish();
   }
 
-  // One worker per phase: the graded cases, then the stress cases (again after a stress case that killed its worker).
-  auto run_worker = [&](JudgeReport& into, const CaseLists& lists) {
-    json job_json = job_for(ch, r.build.library, r.build.library_sha256, o, r.seed, lists);
+  // One worker for the graded cases and, once every one of them passed, the stress cases; a fresh one for the stress
+  // cases after one that ended its worker (run_stress_phase).
+  auto run_worker = [&](JudgeReport& into, const CaseLists& lists, const CaseLists& then) {
+    json job_json = job_for(ch, r.build.library, r.build.library_sha256, o, r.seed, lists, then);
     // The GPU by its UUID, which the probe found: the worker starts the solver on it before making its own context.
     if (!r.device->uuid.empty()) job_json["device_uuid"] = r.device->uuid;
     // One timer per GPU: the worker holds this GPU's lock while it times (never under the sanitizer, which times
     // nothing).
-    if (o.mode == Mode::submit && !o.sanitize && !lists.benchmarks.empty())
+    if (o.mode == Mode::submit && !o.sanitize && (!lists.benchmarks.empty() || !then.benchmarks.empty()))
       job_json["gpu_lock"] = {
           {"file", GpuLock::file_for(o.cache_dir, r.device->key()).string()},
           {"holder", fmt::format("{} (pid {})", o.lock_holder.empty() ? "judge submit" : o.lock_holder, ::getpid())}};
     // A tool (Nsight Compute, compute-sanitizer) runs the worker and follows it into the solver, where solve()'s
     // kernels are: the solver must then let the tool in (solver_process.hpp).
-    if (o.wrapper || o.sanitize) job_json["tool"] = true;
+    if (o.wrapper || o.sanitize || o.under_tool) job_json["tool"] = true;
     JobFile job(o.cache_dir / "jobs", job_json);
     std::vector<std::string> prefix;
     fs::path sanitizer_log;
@@ -501,16 +547,35 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
       sanitizer_log = job.path().string() + ".sanitizer.log";
       prefix = sanitizer_prefix(find_compute_sanitizer(), *o.sanitize, sanitizer_log.string());
     }
-    WorkerSession session(into, ch, o, static_cast<int>(lists.size()));
+    WorkerSession session(into, ch, o, static_cast<int>(lists.size() + then.size()));
     session.run(job.path(), prefix);
     if (o.sanitize) read_sanitizer_log(into, sanitizer_log, source);
-    return std::make_pair(session.fatal_verdict_, session.fatal_message_);
+    return WorkerEnd{session.fatal_verdict_, session.fatal_message_, session.fatal_case_};
   };
 
   const CaseLists graded = graded_cases(ch, o);
-  auto [fatal_verdict, fatal_message] = run_worker(r, graded);
-  const std::size_t graded_reported = r.cases.size();
+  const CaseLists stress = stress_cases(ch, o);
+  const WorkerEnd end = run_worker(r, graded, stress);
   r.strict = o.strict;
+
+  // What the worker reported of the stress cases waits aside: the verdict is the graded cases' alone.
+  std::vector<CaseResult> stress_results;
+  {
+    std::vector<CaseResult> graded_results;
+    for (auto& c : r.cases)
+      (in_lists(stress, c) ? stress_results : graded_results).push_back(std::move(c));
+    r.cases = std::move(graded_results);
+  }
+  const std::size_t graded_reported = r.cases.size();
+  const bool graded_passed = graded_reported == graded.size() &&
+                             std::all_of(r.cases.begin(), r.cases.end(),
+                                         [](const CaseResult& c) { return c.verdict == Verdict::accepted; });
+  // A fatal error is the stress phase's when the worker had got there: every graded case passed, and the error either
+  // struck during a stress case or left some unreported. One after the last stress case (at exit, say) is graded.
+  const bool fatal_in_stress = end.verdict && graded_passed && !stress.empty() &&
+                               (stress_results.size() < stress.size() ||
+                                std::any_of(stress_results.begin(), stress_results.end(),
+                                            [&](const CaseResult& c) { return c.name == end.case_name; }));
 
   // The verdict is that of the first graded case that was not accepted, else of a fatal error, else accepted.
   r.verdict = Verdict::accepted;
@@ -522,15 +587,26 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
       break;
     }
   }
-  if (r.verdict == Verdict::accepted && fatal_verdict) {
-    r.verdict = *fatal_verdict;
-    r.message = fatal_message;
+  if (r.verdict == Verdict::accepted && end.verdict && !fatal_in_stress) {
+    r.verdict = *end.verdict;
+    r.message = end.message;
   }
   if (r.verdict == Verdict::accepted && graded_reported != graded.size()) {
     r.verdict = Verdict::internal_error;
     r.message = fmt::format("the worker reported {} of {} cases and then stopped", graded_reported, graded.size());
   }
-  if (r.verdict == Verdict::accepted) run_stress_phase(r, stress_cases(ch, o), run_worker);
+  if (r.verdict == Verdict::accepted) {
+    CaseLists remaining = stress;
+    for (auto& c : stress_results) {
+      erase_name(c.kind == "benchmark" ? remaining.benchmarks : remaining.tests, c.name);
+      r.cases.push_back(std::move(c));
+    }
+    // The worker died between two stress cases: the next one takes the verdict, as in run_stress_phase.
+    if (fatal_in_stress && end.case_name.empty() && !remaining.empty()) settle_first(r, remaining, end);
+    run_stress_phase(r, remaining, [&](JudgeReport& into, const CaseLists& lists) {
+      return run_worker(into, lists, CaseLists{});
+    });
+  }
   mark_stress_cases(r.cases, ch);
 
   if (o.calibration) {

@@ -53,6 +53,9 @@ struct JudgeOptions {
     double slowdown = 1;
   };
   std::optional<Wrapper> wrapper;
+  // A tool runs the judge itself (`ncu --target-processes all judge submit ...`, for the agreement proof of
+  // docs/measurement.md, or nsys): the solver is started as for a wrapper, so that the tool can follow into it.
+  bool under_tool = false;
   // submit: who holds the GPU's timing lock while the benchmarks run, as waiters see it ("judge submit by alice").
   std::string lock_holder;
   // Told what the run is waiting for (another judge timing on the GPU), as it happens. May be empty.
@@ -109,8 +112,11 @@ struct ProbeResult {
   std::vector<DeviceInfo> devices;
   std::string error;  // why there are none, when the worker could say
 };
-// Asks judge-worker which GPUs there are (the judge itself never creates a CUDA context).
+// Asks judge-worker which GPUs there are (the judge itself never creates a CUDA context). Remembered for the
+// process's life once GPUs were found (per worker, CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER);
+// probe_devices_now() always asks.
 ProbeResult probe_devices(const std::filesystem::path& worker);
+ProbeResult probe_devices_now(const std::filesystem::path& worker);
 
 // Fills each benchmark's speed-of-light from the calibration and rejects, as suspicious timing, a median below
 // kSuspiciousFraction of the floor: faster than the GPU can move the bytes or do the arithmetic.
