@@ -9,6 +9,7 @@
 #include "judge/core/store/leaderboard.hpp"
 #include "judge/core/run/sanitizer.hpp"
 #include "judge/core/base/paths.hpp"
+#include "judge/core/base/phase_times.hpp"
 #include "judge/core/base/version.hpp"
 
 namespace judge::cli {
@@ -39,23 +40,29 @@ void add_common(CLI::App* sub, RunOptions& o) {
 
 int run_judge(const GlobalOptions& g, const RunOptions& o) {
   return guarded(g, [&](Reporter& rep) {
+    note_phase("cli: parsed");
     Challenge c = find_challenge(challenges_root(g), o.challenge);
+    note_phase("cli: challenge found");
     JudgeOptions jo = judge_options(o.build);
     if (o.seed_given) jo.seed = o.seed;
     jo.cases = o.cases;
     jo.calls = o.call;
     if (!o.sanitize.empty()) jo.sanitize = parse_sanitizer_tool(o.sanitize);
     if (o.mode == Mode::submit) add_timing(g, o.timing, jo);
+    note_phase("cli: calibration ready");
     jo.lock_holder = fmt::format("judge submit by {}", o.user.empty() ? default_user_name() : o.user);
     ProgressLine line(std::cout);
     show_progress(g, line, jo);
     JudgeReport r = judge_submission(c, o.source, jo);
     line.finish();
+    note_phase("cli: judged");
     RecordOutcome rec;
     if (o.mode == Mode::submit && r.accepted())
       rec = record_submission(r, o.user.empty() ? default_user_name() : o.user,
                               o.db.empty() ? default_database_path() : std::filesystem::path(o.db));
+    note_phase("cli: recorded");
     rep.judge_result(r, o.source, rec, std::cout);
+    note_phase("cli: reported");
     return r.accepted() ? kExitOk : kExitRejected;
   });
 }

@@ -3,9 +3,11 @@
 #include <map>
 
 #include "judge/cli/cli.hpp"
+#include "judge/core/base/phase_times.hpp"
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a worker that dies mid-message must not take the judge with it
+  judge::note_phase("main");
   using namespace judge::cli;
   GlobalOptions g;
   CLI::App app{"judge: compile, check and time your CUDA solve() against reference kernels, on your own GPU"};

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "judge/core/base/phase_times.hpp"
 #include "judge/core/measure/gpu_lock.hpp"
 #include "judge/core/measure/kernel_resources.hpp"
 #include "judge/core/sandbox/process.hpp"
@@ -175,6 +176,8 @@ class WorkerSession {
     // Not ours (the submission wrote to the pipe): ignored; the verdicts do not depend on it.
     if (m.is_discarded() || !m.is_object() || !m.contains("event")) return;
     std::string ev = m.value("event", "");
+    if (ev != "call" && ev != "progress")
+      note_phase("worker: " + ev + (ev == "case_begin" ? " " + m.value("case", "") : ""));
     try {
       if (ev == "device") {
         r_.worker_start_s = std::chrono::duration<double>(Clock::now() - spawned_).count();
@@ -487,7 +490,9 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   r.mode = o.mode;
   r.seed = o.mode == Mode::submit || !o.seed ? random_seed() : *o.seed;
 
+  note_phase("judge: start");
   ProbeResult probe = probe_devices(o.worker);
+  note_phase("judge: probed");
   if (o.device >= 0 && o.device < static_cast<int>(probe.devices.size())) r.device = probe.devices[o.device];
 
   BuildRequest req;
@@ -496,6 +501,7 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   req.extra_flags = o.nvcc_flags;
   req.arch = !o.arch.empty() ? o.arch : r.device ? r.device->build_arch() : "sm_90";
   r.build = build_solution(ch, req);
+  note_phase("judge: built");
   {
     const bool confined = !r.build.sandbox.empty() && r.build.sandbox.rfind("none", 0) != 0;
     r.protections.push_back({protection::compile_sandbox, confined,
