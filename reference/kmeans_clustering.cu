@@ -24,10 +24,14 @@ constexpr const char* kId = "kmeans_clustering";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Generator "kmeans_data", args: part (0 data_x, 1 data_y, 2 initial_centroid_x, 3 initial_centroid_y), n, k,
-// iterations, atoms, optional lattice (1: the lattice layout); low and high bound every coordinate. The four buffers
-// of a case name one draw and are cut from one configuration:
-//   - the points form `atoms` tight clumps (every point within rho = 1e-4 W of its clump's centre in each
-//     coordinate, W = high - low; point p belongs to clump p % atoms), so assignments are decided per clump;
+// iterations, atoms, optional lattice (1: the lattice layout), optional jitter (default 1e-4); low and high bound every
+// coordinate. The four buffers of a case name one draw and are cut from one configuration:
+//   - the points form `atoms` clumps (every point within rho = jitter W of its clump's centre in each coordinate,
+//     W = high - low; point p belongs to clump p % atoms), so assignments are decided per clump. Tight clumps (the
+//     default) let the random layout keep its margins; a large case needs wider ones (jitter 3e-2, lattice layout):
+//     float32 sums of a few distinct values repeated 100,000 times round the same way at every step, and a plain
+//     sequential sum per centroid then lost 2.3e-4 of a centroid (seen on an H200, 1,000,000 points, k = 8), past
+//     the tolerance (3 to 4 times it in a simulation), where over clumps 3e-2 W wide it stays within a tenth of it;
 //   - random layout: clump centres and initial centroids uniform in the box;
 //     lattice layout (for large k): centroid j starts within 0.1 S of the centre of cell j of a ceil(sqrt(k))-wide
 //     grid of cells of side S, and each clump lies within 0.1 S of the centre of a cell, never of a cell j with
@@ -46,10 +50,10 @@ struct KmeansConfig {
 struct KmeansKey {
   std::uint64_t key;
   std::int64_t n, k, iterations, atoms, lattice;
-  double low, high;
+  double low, high, jitter;
   bool operator==(const KmeansKey& o) const {
     return key == o.key && n == o.n && k == o.k && iterations == o.iterations && atoms == o.atoms &&
-           lattice == o.lattice && low == o.low && high == o.high;
+           lattice == o.lattice && low == o.low && high == o.high && jitter == o.jitter;
   }
 };
 
@@ -94,7 +98,7 @@ bool clean_run(const std::vector<double>& ax, const std::vector<double>& ay, con
 }
 
 KmeansConfig make_config(const KmeansKey& q) {
-  const double W = q.high - q.low, rho = 1e-4 * W, margin = 5e-4 * W;
+  const double W = q.high - q.low, rho = q.jitter * W, margin = 5e-4 * W;
   const std::int64_t A = std::max<std::int64_t>(1, std::min(q.atoms, q.n));
   const std::int64_t grid = static_cast<std::int64_t>(std::ceil(std::sqrt(static_cast<double>(q.k))));
   const double S = W / static_cast<double>(grid);
@@ -162,10 +166,12 @@ void kmeans_data(const judge::GeneratorCall& c) {
               static_cast<std::int64_t>(c.arg("atoms")),
               c.args.count("lattice") > 0 ? static_cast<std::int64_t>(c.arg("lattice")) : 0,
               c.dist.low,
-              c.dist.high};
-  if (q.n < 1 || q.k < 1 || q.iterations < 0 || q.atoms < 1 || !(q.high > q.low))
-    JUDGE_THROW(judge::Error, "generator 'kmeans_data': bad arguments (n = {}, k = {}, iterations = {}, atoms = {})",
-                q.n, q.k, q.iterations, q.atoms);
+              c.dist.high,
+              c.args.count("jitter") > 0 ? c.arg("jitter") : 1e-4};
+  if (q.n < 1 || q.k < 1 || q.iterations < 0 || q.atoms < 1 || !(q.high > q.low) || !(q.jitter > 0 && q.jitter < 0.05))
+    JUDGE_THROW(judge::Error, "generator 'kmeans_data': bad arguments (n = {}, k = {}, iterations = {}, atoms = {}, "
+              "jitter = {}: it must lie in (0, 0.05))",
+                q.n, q.k, q.iterations, q.atoms, q.jitter);
   // The four parts of a case come one after another: keep the last configuration.
   static std::mutex mutex;
   static KmeansKey last{};
