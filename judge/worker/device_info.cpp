@@ -1,6 +1,9 @@
 #include "judge/worker/device_info.hpp"
 
+#include <iostream>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "judge/worker/cuda_check.hpp"
 
@@ -49,6 +52,19 @@ std::vector<DeviceInfo> list_devices() {
     out.push_back(info);
   }
   return out;
+}
+
+int print_probe() {
+  using nlohmann::json;
+  try {
+    json devices = json::array();
+    for (const auto& d : list_devices()) devices.push_back(d);
+    std::cout << json{{"devices", devices}}.dump() << std::endl;
+    return 0;
+  } catch (const std::exception& e) {
+    std::cout << json{{"devices", json::array()}, {"error", e.what()}}.dump() << std::endl;
+    return 1;
+  }
 }
 
 }  // namespace judge

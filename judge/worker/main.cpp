@@ -44,18 +44,6 @@ namespace {
 
 using nlohmann::json;
 
-int probe() {
-  try {
-    json devices = json::array();
-    for (const auto& d : judge::list_devices()) devices.push_back(d);
-    std::cout << json{{"devices", devices}}.dump() << std::endl;
-    return 0;
-  } catch (const std::exception& e) {
-    std::cout << json{{"devices", json::array()}, {"error", e.what()}}.dump() << std::endl;
-    return 1;
-  }
-}
-
 judge::TimingPolicy policy_from(const json& j) {
   judge::TimingPolicy p;
   p.warmup_s = j.value("warmup_s", p.warmup_s);
@@ -267,7 +255,7 @@ int run(const std::string& job_path, int fd) {
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a vanished judge is seen as a write error, not a silent death
   std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "probe") return probe();
+  if (mode == "probe") return judge::print_probe();
   if (mode == "calibrate") {
     int device = 0, fd = -1;
     for (int i = 2; i + 1 < argc; i += 2) {

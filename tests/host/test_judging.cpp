@@ -166,6 +166,15 @@ TEST_F(Judging, UnderAToolTheJobAsksForAToolFriendlySolver) {
   unsetenv("FAKE_JOBCOPY");
 }
 
+// judge-probe beside the worker answers the probe (without the worker's libraries); without it the worker does.
+TEST_F(Judging, TheLightProbeBesideTheWorkerAnswersFirst) {
+  const auto worker = dir_.path() / "fake-worker";
+  EXPECT_EQ(judge::probe_devices_now(worker).devices.at(0).name, "Fake GPU");
+  write_file(dir_ / "judge-probe", "#!/bin/sh\necho '{\"devices\":[{\"name\":\"Light GPU\",\"compute_capability\":\"9.0\",\"sm_count\":2}]}'\n");
+  std::filesystem::permissions(dir_ / "judge-probe", std::filesystem::perms::owner_all);
+  EXPECT_EQ(judge::probe_devices_now(worker).devices.at(0).name, "Light GPU");
+}
+
 TEST_F(Judging, AllCasesAcceptedIsAccepted) {
   auto r = run("accept");
   EXPECT_EQ(r.verdict, Verdict::accepted) << r.message;

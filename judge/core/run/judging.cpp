@@ -465,7 +465,10 @@ ProbeResult probe_devices(const fs::path& worker) {
 ProbeResult probe_devices_now(const fs::path& worker) {
   ProbeResult result;
   SpawnOptions spawn;
-  spawn.argv = {worker.string(), "probe"};
+  // judge-probe beside the worker answers the same without loading the worker's libraries; else the worker itself.
+  const fs::path light = worker.parent_path() / "judge-probe";
+  if (::access(light.c_str(), X_OK) == 0) spawn.argv = {light.string()};
+  else spawn.argv = {worker.string(), "probe"};
   spawn.output_limit = 1 << 20;
   ChildProcess child = ChildProcess::spawn(spawn);
   std::string line;
