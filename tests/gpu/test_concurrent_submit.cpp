@@ -95,8 +95,8 @@ TEST(ConcurrentSubmit, FourJudgesShareOneDatabaseAndOneBuildCache) {
     if (!j.contains("gpu_lock")) {
       ADD_FAILURE() << "no gpu_lock in the report: the benchmarks were timed without holding the GPU";
     } else {
-      // Each hold of the GPU (the graded cases' worker, then the stress cases'): another judge may time between two
-      // holds of one judge, never during one.
+      // Each hold of the GPU (graded benchmarks, then stress benchmarks after stress tests): another judge may time
+      // between two holds of one judge, never during one.
       EXPECT_FALSE(j["gpu_lock"]["holds_s"].empty()) << j["gpu_lock"].dump();
       for (const auto& w : j["gpu_lock"]["holds_s"]) {
         windows.emplace_back(w.at(0).get<double>(), w.at(1).get<double>());
