@@ -11,7 +11,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "judge/core/run/output_diagnosis.hpp"
+#include "judge/worker/check.hpp"
 #include "judge/worker/reference.hpp"
 #include "reference/cublas_scope.cuh"
 #include "reference/scratch.cuh"
@@ -210,6 +216,38 @@ void cpu(judge::HostArgs& a) {
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Checker "int8_rounding" (C): exact, as every integer output; on a mismatch it says when the wrong elements have the
+// signature of rounding exact halves away from zero (roundf, lroundf) instead of to even. With e = expected -
+// zero_point_C, the definition gives e from x = e + 0.5 (e even, e >= 0) or x = e - 0.5 (e even, e <= 0); away from
+// zero gives e + 1 or e - 1. So every wrong element one step past the reference, away from zero, from an even e,
+// is that mistake (seen in three real LeetGPU solutions).
+constexpr std::int64_t kHostLimit = std::int64_t{1} << 26;
+
+judge::OutputCheck int8_rounding(const judge::CheckRequest& q) {
+  judge::OutputCheck r = judge::compare_output(q);
+  if (r.mismatches == 0 || r.unwritten > 0 || q.count > kHostLimit) return r;
+  const double zp = q.arg("zero_point_C");
+  const std::vector<double> got = judge::download_as_double(q.got, q.dtype, q.count, q.stream);
+  const std::vector<double> want = judge::download_as_double(q.expected, q.dtype, q.count, q.stream);
+  std::int64_t wrong = 0, like_ties = 0;
+  for (std::int64_t i = 0; i < q.count; ++i) {
+    if (got[i] == want[i]) continue;
+    ++wrong;
+    const double d = got[i] - want[i], e = want[i] - zp;
+    if (std::fabs(d) == 1 && std::fmod(e, 2.0) == 0 && (e == 0 || (d > 0) == (e > 0))) ++like_ties;
+  }
+  if (wrong > 0 && like_ties == wrong)
+    r.message = judge::describe_wrong_output(r) +
+                fmt::format("; every one of the {} wrong elements is one step further from zero than the reference, "
+                            "from an even value of C - zero_point_C: exact halves (x.5) rounded away from zero "
+                            "(roundf, lroundf), where the definition rounds them to the even neighbour (rintf, "
+                            "nearbyintf, __float2int_rn; torch.round)",
+                            wrong);
+  return r;
+}
+
 }  // namespace
 
 JUDGE_REFERENCE(int8_quantized_matmul, gpu, cpu)
+JUDGE_CHECKER(int8_rounding, int8_rounding)

@@ -158,6 +158,36 @@ TEST(Statistical, AcceptsWithinZStandardErrorsAndSaysHowFarOff) {
   }
 }
 
+// int8_quantized_matmul's checker (beside its reference): a rejection made only of halves rounded away from zero
+// says so; one with any other wrong element does not.
+TEST(Int8Rounding, NamesHalvesRoundedAwayFromZeroAndNothingElse) {
+  JUDGE_REQUIRE_GPU();
+  const double zp = 3;
+  // Expected e + zp, e = C - zero_point_C. Halves away from zero: e even, one step further from zero (e = 0: either).
+  std::vector<signed char> want = {3, 5, 1, 3, 7, 3}, away = {3, 6, 0, 4, 7, 2};
+  auto run = [&](const std::vector<signed char>& got) {
+    DeviceBuffer g = upload(got), w = upload(want);
+    judge::CheckRequest q{"C", g.get(), w.get(), DType::int8, 6, {2, 3}, {true, 0, 0}, 0, {{"zero_point_C", zp}}};
+    return judge::check_output("int8_rounding", q);
+  };
+  auto ties = run(away);
+  EXPECT_EQ(ties.mismatches, 4);
+  EXPECT_TRUE(contains(ties.message, "every one of the 4 wrong elements is one step further from zero")) << ties.message;
+  EXPECT_TRUE(contains(ties.message, "C: 4 of 6 elements wrong")) << ties.message;
+  auto toward = away;
+  toward[1] = 4;  // e = 2 rounded toward zero: not a half rounded away
+  auto other = run(toward);
+  EXPECT_EQ(other.mismatches, 4);
+  EXPECT_FALSE(contains(other.message, "further from zero")) << other.message;
+  // One step away from zero from an odd e (3 -> 4) is no half: x = 3.5 rounds to 4 either way.
+  want[4] = 6;
+  auto from_odd = want;
+  from_odd[4] = 7;
+  auto odd = run(from_odd);
+  EXPECT_EQ(odd.mismatches, 1);
+  EXPECT_FALSE(contains(odd.message, "further from zero")) << odd.message;
+}
+
 TEST(Checkers, UnknownNameIsAnError) {
   JUDGE_REQUIRE_GPU();
   std::vector<float> v = {1};

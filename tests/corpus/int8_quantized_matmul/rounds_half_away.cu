@@ -1,5 +1,5 @@
 // expect: wrong_answer
-// expect-message: elements wrong
+// expect-message: exact halves (x.5) rounded away from zero
 // Rounds with roundf, which sends halves away from zero (0.5 -> 1, 2.5 -> 3); the definition rounds halves to even
 // (torch.round: 0.5 -> 0, 2.5 -> 2). They differ only on exact halves: ties_40x24x8 (combined scale exactly 0.5, so
 // every odd sum is a half) is wrong on about a quarter of its elements; tests with power-of-two scales may fail first.
