@@ -1,16 +1,13 @@
 #include "judge/worker/check.hpp"
 
-#include <cstdio>
-#include <cstdlib>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <map>
-#include <mutex>
 
 #include "judge/worker/cuda_check.hpp"
 #include "judge/worker/element.cuh"
+#include "judge/worker/named_registry.hpp"
 #include "judge/worker/readback.cuh"
 #include "judge/worker/vec4.cuh"
 
@@ -170,13 +167,9 @@ OutputCheck compare_typed(const CheckRequest& given) {
   return r;
 }
 
-std::map<std::string, Checker>& checkers() {
-  static std::map<std::string, Checker> c;
-  return c;
-}
-std::mutex& checkers_mutex() {
-  static std::mutex m;
-  return m;
+NamedRegistry<Checker>& checkers() {
+  static NamedRegistry<Checker> r("checker", "judge/worker/checkers/", "JUDGE_CHECKER");
+  return r;
 }
 
 }  // namespace
@@ -211,23 +204,9 @@ OutputCheck compare_output(const CheckRequest& r) {
   });
 }
 
-void register_checker(const std::string& name, Checker fn) {
-  std::lock_guard<std::mutex> lock(checkers_mutex());
-  // Names are global: two registrations of one name (a challenge-local checker in reference/<id>.cu that
-  // chose a name already taken) would silently replace one another. This runs during static initialisation, before
-  // any error could be reported any other way.
-  if (checkers().count(name) != 0) {
-    std::fprintf(stderr, "judge: two checkers are registered as '%s' (judge/worker/checkers/*.cu and reference/*.cu): rename one\n",
-                 name.c_str());
-    std::abort();
-  }
-  checkers()[name] = std::move(fn);
-}
+void register_checker(const std::string& name, Checker fn) { checkers().add(name, std::move(fn)); }
 
-bool has_checker(const std::string& name) {
-  std::lock_guard<std::mutex> lock(checkers_mutex());
-  return checkers().count(name) > 0;
-}
+bool has_checker(const std::string& name) { return checkers().has(name); }
 
 double CheckRequest::arg(const std::string& key) const {
   auto it = args.find(key);
@@ -239,21 +218,7 @@ double CheckRequest::arg(const std::string& key) const {
 
 OutputCheck check_output(const std::string& checker, const CheckRequest& r) {
   if (checker.empty()) return compare_output(r);
-  Checker fn;
-  {
-    std::lock_guard<std::mutex> lock(checkers_mutex());
-    auto it = checkers().find(checker);
-    if (it == checkers().end()) {
-      std::string known;
-      for (const auto& [n, f] : checkers()) known += (known.empty() ? "" : ", ") + n;
-      JUDGE_THROW(Error,
-                  "no checker named '{}' is registered (built in: judge/worker/checkers/; challenge-specific: "
-                  "JUDGE_CHECKER in reference/<id>.cu); known: {}",
-                  checker, known.empty() ? "none" : known);
-    }
-    fn = it->second;
-  }
-  return fn(r);
+  return checkers().find(checker)(r);
 }
 
 }  // namespace judge

@@ -1,14 +1,12 @@
 #include "judge/worker/generate.hpp"
 
-#include <cstdio>
-#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
-#include <mutex>
 #include <vector>
 
 #include "judge/worker/element.cuh"
+#include "judge/worker/named_registry.hpp"
 #include "judge/worker/readback.cuh"
 #include "judge/worker/rng.hpp"
 #include "judge/worker/vec4.cuh"
@@ -293,48 +291,18 @@ DeviceGenParams upload(const Distribution& d, DType dtype, cudaStream_t stream) 
   return out;
 }
 
-std::map<std::string, CustomGenerator>& generators() {
-  static std::map<std::string, CustomGenerator> g;
-  return g;
-}
-std::mutex& generators_mutex() {
-  static std::mutex m;
-  return m;
+NamedRegistry<CustomGenerator>& generators() {
+  static NamedRegistry<CustomGenerator> r("generator", "judge/worker/generators/", "JUDGE_GENERATOR");
+  return r;
 }
 
-CustomGenerator find_generator(const std::string& name) {
-  std::lock_guard<std::mutex> lock(generators_mutex());
-  auto it = generators().find(name);
-  if (it == generators().end()) {
-    std::string known;
-    for (const auto& [n, fn] : generators()) known += (known.empty() ? "" : ", ") + n;
-    JUDGE_THROW(Error,
-                "no generator named '{}' is registered (built in: judge/worker/generators/; challenge-specific: "
-                "JUDGE_GENERATOR in reference/<id>.cu); known: {}",
-                name, known);
-  }
-  return it->second;
-}
+CustomGenerator find_generator(const std::string& name) { return generators().find(name); }
 
 }  // namespace
 
-void register_generator(const std::string& name, CustomGenerator fn) {
-  std::lock_guard<std::mutex> lock(generators_mutex());
-  // Names are global: two registrations of one name (a challenge-local generator in reference/<id>.cu that
-  // chose a name already taken) would silently replace one another. This runs during static initialisation, before
-  // any error could be reported any other way.
-  if (generators().count(name) != 0) {
-    std::fprintf(stderr, "judge: two generators are registered as '%s' (judge/worker/generators/*.cu and reference/*.cu): rename one\n",
-                 name.c_str());
-    std::abort();
-  }
-  generators()[name] = std::move(fn);
-}
+void register_generator(const std::string& name, CustomGenerator fn) { generators().add(name, std::move(fn)); }
 
-bool has_generator(const std::string& name) {
-  std::lock_guard<std::mutex> lock(generators_mutex());
-  return generators().count(name) > 0;
-}
+bool has_generator(const std::string& name) { return generators().has(name); }
 
 double GeneratorCall::arg(const std::string& name) const {
   auto it = args.find(name);
