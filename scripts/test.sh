@@ -29,4 +29,34 @@ if [ "${1:-}" = --quick ]; then
     '^(Generators\.|Checkers\.|Reference\.MatchesCpuDouble|Files/Corpus\.GetsItsVerdict/vector_add_(forged_verdict_messages|write_past_end|accept_multi_stream)|ConcurrentSubmit\.|CalibrationGpu\.FiguresArePlausible)'
   exit
 fi
+if [ "${1:-}" = --resume ] || [ "${1:-}" = --restart ]; then
+  # The full suite in parts, for a GPU machine lent in slices: each call runs the tests not yet passed or skipped
+  # (their names in test-progress.txt), starts none after SECONDS (default: no limit) and says how far it got.
+  # --restart forgets the progress first. Exit 0 only once every test has passed or been skipped; 1 when one failed
+  # in this part; 3 when tests are left to run.
+  [ "$1" = --restart ] && rm -f test-progress.txt
+  shift
+  seconds=""
+  if [ -n "${1:-}" ] && [ "${1#-}" = "$1" ]; then seconds=$1; shift; fi
+  touch test-progress.txt
+  ctest -N "$@" | sed -n 's/^ *Test *#\([0-9]*\): \([^ ]*\).*$/\1 \2/p' > test-all.txt
+  awk 'FILENAME == ARGV[1] {done[$0] = 1; next} !($2 in done) {print $1}' test-progress.txt test-all.txt > test-todo.txt
+  total=$(wc -l < test-all.txt)
+  if [ -s test-todo.txt ]; then
+    stop=()
+    [ -n "$seconds" ] && stop=(--stop-time "$(date -d "+$seconds sec" +%H:%M:%S)")
+    { printf '0,0,0,'; paste -sd, test-todo.txt; } > test-todo.sel  # no range, only these
+    status=0
+    ctest --output-on-failure -j "$(nproc)" --timeout 1200 --resource-spec-file gpu-resources.json -I test-todo.sel \
+      "${stop[@]}" | tee test-part.log || status=$?
+    sed -n -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* (Passed|\*\*\*Skipped) +[0-9.]+ sec$/\1/p' test-part.log >> test-progress.txt
+  else
+    status=0
+  fi
+  done_count=$(awk 'FILENAME == ARGV[1] {d[$0] = 1; next} $2 in d' test-progress.txt test-all.txt | wc -l)
+  echo "test.sh --resume: $done_count of $total tests passed or skipped so far (progress in $PWD/test-progress.txt)"
+  [ "$status" -ne 0 ] && exit 1
+  [ "$done_count" -lt "$total" ] && { echo "test.sh --resume: run it again for the other $((total - done_count))"; exit 3; }
+  exit 0
+fi
 ctest --output-on-failure -j "$(nproc)" --timeout 1200 --resource-spec-file gpu-resources.json "$@"
