@@ -5,7 +5,8 @@
 // the statement's promise that start and end are free (the stress cases).
 //
 // gpu(): a level-synchronous BFS in one block of 1024 threads, one launch for the whole search. The visited set is a
-// bitmap in shared memory (rows * cols <= 10^6 cells: 125 KB, inside an H100/H200 block's 227 KB), claimed with
+// bitmap in shared memory (rows * cols <= 10^6 cells: 125 KB, inside an H100/H200 block's 227 KB; in global memory
+// on a GPU that allows a block less), claimed with
 // atomicOr so that every cell enters the frontier once; the two frontier queues live in global scratch (the block's
 // own global writes are visible to it after __syncthreads). The search stops at the level that claims the end cell,
 // or when a level adds nothing. A level costs two barriers, so even the 10^5-level serpentine benchmark takes a
@@ -31,8 +32,11 @@ constexpr int kThreads = 1024;
 
 __global__ void __launch_bounds__(kThreads, 1)
     bfs_kernel(const int* __restrict__ grid, int* __restrict__ result, int rows, int cols, int start, int end,
-               int* __restrict__ q0, int* __restrict__ q1) {
-  extern __shared__ unsigned visited[];
+               int* __restrict__ q0, int* __restrict__ q1, unsigned* visited_global) {
+  // The visited bitmap: in shared memory where the GPU lets a block have enough (125 KB at 1000 x 1000: Hopper and
+  // A100 do, most consumer cards allow 99 KB), else in global memory.
+  extern __shared__ unsigned visited_shared[];
+  unsigned* visited = visited_global ? visited_global : visited_shared;
   __shared__ int next_size;
   __shared__ int found;
   const int n = rows * cols;
@@ -100,12 +104,21 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const std::int64_t n = static_cast<std::int64_t>(rows) * cols;
   static judge::ref::Scratch queues(kId, "frontier queues");
   int* q = queues.get<int>(static_cast<std::size_t>(2 * n));
-  const std::size_t smem = static_cast<std::size_t>((n + 31) / 32) * sizeof(unsigned);
+  const std::size_t bitmap = static_cast<std::size_t>((n + 31) / 32) * sizeof(unsigned);
+  int device = 0, optin = 0;
+  judge::ref::check_cuda(cudaGetDevice(&device), kId, "cudaGetDevice");
+  judge::ref::check_cuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), kId,
+                         "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
+  // Room for the kernel's own two counters besides the bitmap.
+  const bool in_shared = bitmap + 64 <= static_cast<std::size_t>(optin);
+  static judge::ref::Scratch global_bitmap(kId, "visited bitmap");
+  unsigned* visited_global = in_shared ? nullptr : global_bitmap.get<unsigned>(bitmap / sizeof(unsigned));
+  const std::size_t smem = in_shared ? bitmap : 0;
   judge::ref::check_cuda(
       cudaFuncSetAttribute(bfs_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), kId,
       "cudaFuncSetAttribute(bfs_kernel)");
   bfs_kernel<<<1, kThreads, smem, s>>>(grid, result, rows, cols, static_cast<int>(start), static_cast<int>(end), q,
-                                       q + n);
+                                       q + n, visited_global);
   judge::ref::check_launch(kId, "bfs_kernel");
 }
 

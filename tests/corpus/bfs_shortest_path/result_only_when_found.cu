@@ -1,7 +1,8 @@
-// expect: output_not_written
-// Rung 2 that writes result[0] only when the end is reached, as if the output arrived holding -1 (LeetGPU hands it
-// over as 0; here it is poisoned). example_walled_3x3, the first unreachable case, leaves the one output element
-// untouched.
+// expect: wrong_answer
+// expect-message: got 0, expected -1
+// Rung 2 that writes result[0] only when the end is reached, as if the output arrived holding -1. It arrives holding
+// 0 (LeetGPU hands it over so, and so does the judge): example_walled_3x3, the first unreachable case, reads 0 where
+// -1 is expected.
 #include <cuda_runtime.h>
 
 constexpr int kThreads = 1024;
