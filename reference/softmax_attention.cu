@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "judge/worker/reference.hpp"
+#include "reference/attention_softmax.cuh"
 #include "reference/cublas_scope.cuh"
 #include "reference/scratch.cuh"
 
@@ -22,45 +23,8 @@ namespace {
 constexpr const char* kId = "softmax_attention";
 constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
-
-// One block per row of S (n scores): S[i] <- exp((S[i] - max) * scale), in place, and inv_sum[row] = 1 / sum of them.
-// Rows are read 16 bytes at a time where n % 4 == 0 (every row then starts 16-byte aligned).
-__global__ void softmax_rows_kernel(float* S, std::int64_t n, double scale, double* inv_sum) {
-  __shared__ float row_max;
-  float* row = S + blockIdx.x * n;
-  float4* row4 = reinterpret_cast<float4*>(row);
-  const std::int64_t quads = n % 4 == 0 ? n / 4 : 0;  // the rest, n - 4 * quads, goes element by element
-  float m = -INFINITY;
-  for (std::int64_t q = threadIdx.x; q < quads; q += kBlock) {
-    const float4 v = row4[q];
-    m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
-  }
-  for (std::int64_t j = 4 * quads + threadIdx.x; j < n; j += kBlock) m = fmaxf(m, row[j]);
-  m = judge::ref::block_reduce(m, judge::ref::Max{});
-  if (threadIdx.x == 0) row_max = m;
-  __syncthreads();
-  const double mx = row_max;
-  double acc = 0.0;
-  auto e = [&](float s) {
-    const double x = exp((double(s) - mx) * scale);
-    acc += x;
-    return static_cast<float>(x);
-  };
-  for (std::int64_t q = threadIdx.x; q < quads; q += kBlock) {
-    const float4 v = row4[q];
-    row4[q] = make_float4(e(v.x), e(v.y), e(v.z), e(v.w));
-  }
-  for (std::int64_t j = 4 * quads + threadIdx.x; j < n; j += kBlock) row[j] = e(row[j]);
-  acc = judge::ref::block_reduce(acc, judge::ref::Sum{});
-  if (threadIdx.x == 0) inv_sum[blockIdx.x] = 1.0 / acc;  // acc >= 1: the maximum's own term is exp(0)
-}
-
-// out[i][c] *= inv_sum[i] for a chunk of rows x d outputs.
-__global__ void scale_rows_kernel(float* out, const double* inv_sum, std::int64_t count, int d) {
-  for (std::int64_t k = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; k < count;
-       k += std::int64_t(gridDim.x) * kBlock)
-    out[k] = static_cast<float>(double(out[k]) * inv_sum[k / d]);
-}
+using judge::ref::softmax_rows_kernel;
+using judge::ref::scale_rows_kernel;
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int M = a.scalar<int>("M");
