@@ -57,7 +57,14 @@ int run_judge(const GlobalOptions& g, const RunOptions& o) {
     line.finish();
     note_phase("cli: judged");
     RecordOutcome rec;
-    if (o.mode == Mode::submit && r.accepted())
+    if (o.mode == Mode::submit && r.accepted() && jo.under_tool) {
+      // The solver ran unconfined (the tool needs it so): solve() could reach the leaderboard itself, so nothing
+      // of this run may stand on it.
+      rec.attempted = true;
+      rec.database = o.db.empty() ? default_database_path().string() : o.db;
+      rec.error = "--under-tool ran solve() without its sandbox (no Landlock, seccomp or uid drop), so the result "
+                  "is not put on the leaderboard; submit without it to be ranked";
+    } else if (o.mode == Mode::submit && r.accepted())
       rec = record_submission(r, o.user.empty() ? default_user_name() : o.user,
                               o.db.empty() ? default_database_path() : std::filesystem::path(o.db));
     note_phase("cli: recorded");

@@ -42,7 +42,8 @@ void add_build_flags(CLI::App* sub, BuildFlags& f) {
   sub->add_flag("--under-tool", f.under_tool,
                 "A tool runs this judge (ncu or nsys with --target-processes all) and must follow it into the "
                 "solver: the solver keeps the environment, the uid and an exec the tool can see, and is not stopped "
-                "between calls (the report lists those protections as relaxed). Add --no-cupti under ncu");
+                "between calls (the report lists those protections as relaxed, and submit records nothing). Add "
+                "--no-cupti under ncu");
 }
 
 void add_timing_flags(CLI::App* sub, TimingFlags& f) {

@@ -706,6 +706,23 @@ TEST_F(Cli, SubmitRecordsItsProtections) {
   EXPECT_CONTAINS(r.out, "off: seccomp (fake: no filter here)", r);
 }
 
+// Under --under-tool the solver runs without its sandbox (a profiler must get in): solve() could reach the leaderboard
+// itself, so the run is judged and timed but never recorded, and says so.
+TEST_F(Cli, SubmitUnderAToolIsJudgedButNotRecorded) {
+  require_nvcc();
+  auto r = judge({"--json", "submit", "vadd", (dir_ / "solve.cu").string(), "--name", "dave", "--under-tool"});
+  EXPECT_EQ(r.code, 0) << r;
+  json j = parse(r);
+  EXPECT_EQ(j.at("verdict"), "accepted");
+  EXPECT_EQ(j.at("record").at("recorded"), false) << r;
+  EXPECT_NE(j["record"].at("error").get<std::string>().find("--under-tool ran solve() without its sandbox"),
+            std::string::npos)
+      << r;
+  r = judge({"leaderboard", "vadd", "--json"});
+  EXPECT_EQ(parse(r).at("leaderboards"), json::array()) << r;
+  EXPECT_FALSE(fs::exists(db_.parent_path() / "pending")) << "nothing of the run is kept for the leaderboard";
+}
+
 TEST_F(Cli, SubmitRejectedIsNotRecorded) {
   require_nvcc();
   env_["FAKE_SCENARIO"] = "wrong";
