@@ -28,9 +28,13 @@ double process_start_s() {
 
 }  // namespace
 
-void note_phase(std::string_view what) {
+bool phase_times_on() {
   static const bool on = std::getenv("JUDGE_PHASE_TIMES") != nullptr;
-  if (!on) return;
+  return on;
+}
+
+void note_phase(std::string_view what) {
+  if (!phase_times_on()) return;
   static const double start = process_start_s();
   timespec now{};
   ::clock_gettime(CLOCK_BOOTTIME, &now);

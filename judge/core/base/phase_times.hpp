@@ -7,5 +7,7 @@
 namespace judge {
 
 void note_phase(std::string_view what);
+// Whether JUDGE_PHASE_TIMES is set: callers that would build a label for note_phase check this first.
+bool phase_times_on();
 
 }  // namespace judge

@@ -176,7 +176,7 @@ class WorkerSession {
     // Not ours (the submission wrote to the pipe): ignored; the verdicts do not depend on it.
     if (m.is_discarded() || !m.is_object() || !m.contains("event")) return;
     std::string ev = m.value("event", "");
-    if (ev != "call" && ev != "progress")
+    if (phase_times_on() && ev != "call" && ev != "progress")
       note_phase("worker: " + ev + (ev == "case_begin" ? " " + m.value("case", "") : ""));
     try {
       if (ev == "device") {
