@@ -362,9 +362,13 @@ struct WorkerEnd {
   std::string case_name;
 };
 
-// Runs the stress cases, each to its own verdict. A worker that dies on one (a crash, a hang, a sticky CUDA error)
-// has its case take that verdict, and a fresh worker goes on with the cases after it; every round settles at least
-// one case, so this ends.
+// Moves the reported cases that `remaining` still waits for onto the report, striking them off it.
+void take_reported(JudgeReport& r, CaseLists& remaining, std::vector<CaseResult>& reported) {
+  for (auto& c : reported)
+    if (erase_name(c.kind == "benchmark" ? remaining.benchmarks : remaining.tests, c.name))
+      r.cases.push_back(std::move(c));
+}
+
 // The first of `remaining` takes the verdict of a worker that ended before it reported it.
 void settle_first(JudgeReport& r, CaseLists& remaining, const WorkerEnd& end) {
   CaseResult c;
@@ -386,9 +390,7 @@ void run_stress_phase(JudgeReport& r, CaseLists remaining, RunWorker&& run_worke
     part.device = r.device;
     const WorkerEnd end = run_worker(part, remaining);
     const std::size_t before = remaining.size();
-    for (auto& c : part.cases)
-      if (erase_name(c.kind == "benchmark" ? remaining.benchmarks : remaining.tests, c.name))
-        r.cases.push_back(std::move(c));
+    take_reported(r, remaining, part.cases);
     if (remaining.size() == before && !remaining.empty()) settle_first(r, remaining, end);
     if (r.output.size() < kOutputLimit) r.output += part.output.substr(0, kOutputLimit - r.output.size());
     r.output_dropped += part.output_dropped;
@@ -606,10 +608,7 @@ JudgeReport judge_submission(const Challenge& ch, const fs::path& source, const 
   }
   if (r.verdict == Verdict::accepted) {
     CaseLists remaining = stress;
-    for (auto& c : stress_results) {
-      erase_name(c.kind == "benchmark" ? remaining.benchmarks : remaining.tests, c.name);
-      r.cases.push_back(std::move(c));
-    }
+    take_reported(r, remaining, stress_results);
     // The worker died between two stress cases: the next one takes the verdict, as in run_stress_phase.
     if (fatal_in_stress && end.case_name.empty() && !remaining.empty()) settle_first(r, remaining, end);
     run_stress_phase(r, remaining, [&](JudgeReport& into, const CaseLists& lists) {
