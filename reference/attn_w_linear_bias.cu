@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "judge/worker/reference.hpp"
+#include "reference/attention_softmax.cuh"
 #include "reference/cublas_scope.cuh"
 #include "reference/scratch.cuh"
 
@@ -24,55 +25,6 @@ namespace {
 constexpr const char* kId = "attn_w_linear_bias";
 constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
-
-struct MaxDouble {
-  __device__ double operator()(double a, double b) const { return fmax(a, b); }
-};
-
-// One block per row of S (n scores, query row0 + blockIdx.x): S[row] <- exp(x - max x) with x = s * scale +
-// alpha * (i - j), in place, and inv_sum[row] = 1 / sum of them. Rows are read 16 bytes at a time where n % 4 == 0
-// (every row then starts 16-byte aligned).
-__global__ void alibi_softmax_rows_kernel(float* S, std::int64_t n, int row0, double scale, double alpha,
-                                          double* inv_sum) {
-  __shared__ double row_max;
-  const double i = double(row0) + blockIdx.x;  // global query row
-  float* row = S + blockIdx.x * n;
-  float4* row4 = reinterpret_cast<float4*>(row);
-  const std::int64_t quads = n % 4 == 0 ? n / 4 : 0;  // the rest, n - 4 * quads, goes element by element
-  auto logit = [&](float s, std::int64_t j) { return double(s) * scale + alpha * (i - double(j)); };
-  double m = -INFINITY;
-  for (std::int64_t q = threadIdx.x; q < quads; q += kBlock) {
-    const float4 v = row4[q];
-    const std::int64_t j = 4 * q;
-    m = fmax(fmax(m, logit(v.x, j)), fmax(logit(v.y, j + 1), fmax(logit(v.z, j + 2), logit(v.w, j + 3))));
-  }
-  for (std::int64_t j = 4 * quads + threadIdx.x; j < n; j += kBlock) m = fmax(m, logit(row[j], j));
-  m = judge::ref::block_reduce(m, MaxDouble{});
-  if (threadIdx.x == 0) row_max = m;
-  __syncthreads();
-  const double mx = row_max;
-  double acc = 0.0;
-  auto e = [&](float s, std::int64_t j) {
-    const double x = exp(logit(s, j) - mx);
-    acc += x;
-    return static_cast<float>(x);
-  };
-  for (std::int64_t q = threadIdx.x; q < quads; q += kBlock) {
-    const float4 v = row4[q];
-    const std::int64_t j = 4 * q;
-    row4[q] = make_float4(e(v.x, j), e(v.y, j + 1), e(v.z, j + 2), e(v.w, j + 3));
-  }
-  for (std::int64_t j = 4 * quads + threadIdx.x; j < n; j += kBlock) row[j] = e(row[j], j);
-  acc = judge::ref::block_reduce(acc, judge::ref::Sum{});
-  if (threadIdx.x == 0) inv_sum[blockIdx.x] = 1.0 / acc;  // acc >= 1: the maximum's own term is exp(0)
-}
-
-// out[i][c] *= inv_sum[i] for a chunk of rows x d outputs.
-__global__ void scale_rows_kernel(float* out, const double* inv_sum, std::int64_t count, int d) {
-  for (std::int64_t k = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; k < count;
-       k += std::int64_t(gridDim.x) * kBlock)
-    out[k] = static_cast<float>(double(out[k]) * inv_sum[k / d]);
-}
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int M = a.scalar<int>("M");
@@ -103,15 +55,16 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
     judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, N, r, d, &one, K, d,
                                          Q + std::int64_t(r0) * d, d, &zero, S, N),
                              kId, "cublasSgemm(Q K^T)");
-    alibi_softmax_rows_kernel<<<r, kBlock, 0, s>>>(S, N, r0, scale, alpha, inv_sum);
-    judge::ref::check_launch(kId, "alibi_softmax_rows_kernel");
+    judge::ref::softmax_rows_kernel<<<r, kBlock, 0, s>>>(S, N, N, judge::ref::LinearBiasLogits{scale, alpha, r0},
+                                                         inv_sum);
+    judge::ref::check_launch(kId, "softmax_rows_kernel");
     // Row-major out_chunk (r x d) = E (r x N) V (N x d) is column-major out^T (d x r) = V^T (d x N, ld d) E^T (N x r,
     // ld N): both buffers already read as those transposes, so no operation is transposed.
     float* out_chunk = out + std::int64_t(r0) * d;
     judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, d, r, N, &one, V, d, S, N, &zero, out_chunk, d),
                              kId, "cublasSgemm(E V)");
     const std::int64_t count = std::int64_t(r) * d;
-    scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(out_chunk, inv_sum, count, d);
+    judge::ref::scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(out_chunk, inv_sum, count, d);
     judge::ref::check_launch(kId, "scale_rows_kernel");
   }
 }

@@ -5,8 +5,9 @@
 // query rows whose scores fit a scratch buffer of at most 2^28 floats (one chunk for every M the constraints allow):
 //   1. S = Q K^T (unscaled, float) by cuBLAS SGEMM, in blocks of kStairRows query rows, each against only the keys its
 //      last row can see: the blocks form a staircase over the lower triangle instead of the whole square;
-//   2. row i of S becomes E = exp((s - max) / sqrt(d)) for keys j <= i, exactly 0 for j > i: max in float, the
-//      exponentials and their sum in double, E rounded to float once; 1 / sum is kept per row;
+//   2. row i of S becomes E = exp((s - max) / sqrt(d)) for keys j <= i, exactly 0 for j > i: the logits, their max,
+//      the exponentials and their sum in double, E rounded to float once; 1 / sum is kept per row (the shared
+//      kernel of reference/attention_softmax.cuh with its causal mask);
 //   3. output = E V by one SGEMM per chunk (the zeros make the masked keys contribute nothing), then each output row is
 //      multiplied by its 1 / sum (in double).
 // The SGEMMs run with CUBLAS_DEFAULT_MATH, which for float data never uses TF32 (that needs
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "judge/worker/reference.hpp"
+#include "reference/attention_softmax.cuh"
 #include "reference/cublas_scope.cuh"
 #include "reference/scratch.cuh"
 
@@ -26,56 +28,6 @@ constexpr const char* kId = "casual_attention";
 constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
 constexpr int kStairRows = 1024;  // query rows per staircase step; the steps cover (1 + 1/steps) x the triangle
-
-// One block per query row of a chunk. S rows have leading dimension ld (a multiple of 4, so every row is 16-byte
-// aligned and read as float4); the row of global query i holds valid scores in columns 0..i, and columns
-// i+1..cols-1 are overwritten with zeros for the E V product (cols <= ld, rounded up to a whole float4).
-__global__ void causal_softmax_kernel(float* S, std::int64_t ld, int row0, int cols, double scale, double* inv_sum) {
-  __shared__ float row_max;
-  const int i = row0 + blockIdx.x;  // global query row
-  const int valid = i + 1;          // keys 0..i
-  float4* row4 = reinterpret_cast<float4*>(S + blockIdx.x * ld);
-  const int quads_valid = (valid + 3) / 4;  // float4s holding at least one visible key
-  const int quads = (cols + 3) / 4;         // float4s the E V product reads
-  float m = -INFINITY;
-  for (int q = threadIdx.x; q < quads_valid; q += kBlock) {
-    const float4 v = row4[q];
-    const int j = 4 * q;
-    m = fmaxf(m, v.x);  // j <= i always: quad q < quads_valid starts at a visible key
-    if (j + 1 < valid) m = fmaxf(m, v.y);
-    if (j + 2 < valid) m = fmaxf(m, v.z);
-    if (j + 3 < valid) m = fmaxf(m, v.w);
-  }
-  m = judge::ref::block_reduce(m, judge::ref::Max{});
-  if (threadIdx.x == 0) row_max = m;
-  __syncthreads();
-  const double mx = row_max;
-  double acc = 0.0;
-  auto e = [&](float s, int j) {
-    if (j >= valid) return 0.0f;  // masked: exactly 0, whatever lies in the buffer there
-    const double x = exp((double(s) - mx) * scale);
-    acc += x;
-    return static_cast<float>(x);
-  };
-  for (int q = threadIdx.x; q < quads; q += kBlock) {
-    const int j = 4 * q;
-    if (q < quads_valid) {
-      const float4 v = row4[q];
-      row4[q] = make_float4(e(v.x, j), e(v.y, j + 1), e(v.z, j + 2), e(v.w, j + 3));
-    } else {
-      row4[q] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    }
-  }
-  acc = judge::ref::block_reduce(acc, judge::ref::Sum{});
-  if (threadIdx.x == 0) inv_sum[blockIdx.x] = 1.0 / acc;  // acc >= 1: the maximum's own term is exp(0)
-}
-
-// out[i][c] *= inv_sum[i] for a chunk of rows x d outputs.
-__global__ void scale_rows_kernel(float* out, const double* inv_sum, std::int64_t count, int d) {
-  for (std::int64_t k = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; k < count;
-       k += std::int64_t(gridDim.x) * kBlock)
-    out[k] = static_cast<float>(double(out[k]) * inv_sum[k / d]);
-}
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int M = a.scalar<int>("M");
@@ -112,8 +64,10 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
                                            Q + std::int64_t(r0 + b0) * d, d, &zero, S + std::int64_t(b0) * ld, ld),
                                kId, "cublasSgemm(Q K^T)");
     }
-    causal_softmax_kernel<<<r, kBlock, 0, s>>>(S, ld, r0, keys, scale, inv_sum);
-    judge::ref::check_launch(kId, "causal_softmax_kernel");
+    // Query row r0 + i sees keys 0..r0 + i; columns past them become 0 (the staircase left some uncomputed).
+    judge::ref::softmax_rows_kernel<<<r, kBlock, 0, s>>>(S, ld, keys, judge::ref::CausalScaledLogits{scale, r0},
+                                                         inv_sum);
+    judge::ref::check_launch(kId, "softmax_rows_kernel");
     // Row-major out_chunk (r x d) = E (r x keys, ld) V[0:keys] (keys x d) is column-major out^T (d x r) =
     // V^T (d x keys, ld d) E^T (keys x r, ld): both buffers already read as those transposes, so no operation is
     // transposed.
@@ -122,7 +76,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
                                          out_chunk, d),
                              kId, "cublasSgemm(E V)");
     const std::int64_t count = std::int64_t(r) * d;
-    scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(out_chunk, inv_sum, count, d);
+    judge::ref::scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(out_chunk, inv_sum, count, d);
     judge::ref::check_launch(kId, "scale_rows_kernel");
   }
 }

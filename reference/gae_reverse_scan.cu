@@ -4,7 +4,7 @@
 // float per element. Each step, taken from the row's end backwards, is the affine map A -> c A + delta, and affine
 // maps compose associatively, so the scan runs in parallel along the row.
 //
-// The machinery of reference/linear_recurrence.cu, mirrored: one pass, decoupled look-back within each row, tiles of
+// The scan of reference/affine_scan.cuh, mirrored: one pass, decoupled look-back within each row, tiles of
 // kTile elements numbered from the row's END (tile 0 of a row holds its last kTile elements), so a tile only ever
 // waits on tiles that are later in the row and earlier in blockIdx.x. Each thread owns kItems consecutive elements
 // (two float4 loads of rewards and of values, plus the one value after them for the bootstrap) and walks them from
@@ -13,83 +13,19 @@
 #include <cstdint>
 
 #include "judge/worker/reference.hpp"
+#include "reference/affine_scan.cuh"
 #include "reference/reference_util.cuh"
 
 namespace {
 
 constexpr const char* kId = "gae_reverse_scan";
-constexpr int kThreads = 256;
-constexpr int kWarps = kThreads / 32;
-constexpr int kItems = 8;  // consecutive elements per thread: two float4 of rewards, two of values
-constexpr int kTile = kThreads * kItems;
-constexpr int kMaxTilesPerRow = 65536 / kTile;  // the constraints: S <= 65536, B <= 256
-constexpr int kMaxTiles = 256 * kMaxTilesPerRow;
-static_assert(kMaxTilesPerRow <= 32, "the look-back reads all of a row's later tiles with one warp");
-
-constexpr unsigned kAggregate = 1, kInclusive = 2;  // low bits of a tile flag; the rest is the call's epoch
-
-// Tile states of the current call. A tile's inclusive value is the advantage at its first (leftmost) element.
-__device__ unsigned g_flag[kMaxTiles];
-__device__ double2 g_aggregate[kMaxTiles];
-__device__ double g_inclusive[kMaxTiles];
-
-// The affine map A -> a A + b.
-struct Affine {
-  double a, b;
-};
-__device__ inline Affine identity() { return {1.0, 0.0}; }
-// l applied first, then r.
-__device__ inline Affine compose(Affine l, Affine r) { return {l.a * r.a, fma(r.a, l.b, r.b)}; }
-__device__ inline double apply(Affine f, double h) { return fma(f.a, h, f.b); }
-
-__device__ inline void publish(int tile, unsigned flag) {
-  __threadfence();  // the value stored before is visible device-wide before the flag is
-  *reinterpret_cast<volatile unsigned*>(&g_flag[tile]) = flag;
-}
-
-// The advantage just right of tile `tile` (chunk > 0 of its row), from the tiles right of it in the row; they are at
-// most 31, so one warp reads all their flags at once (lane j: tile - 1 - j) and waits until each has published at
-// least its aggregate. The nearest tile with an inclusive value gives the base (the row's last tile, chunk 0, always
-// has one), the aggregates of the tiles between are composed in a shuffle tree. Called by every lane of one warp;
-// valid in lane 0.
-__device__ double look_back(int tile, int chunk, unsigned epoch) {
-  const int lane = threadIdx.x % 32;
-  const int p = tile - 1 - lane;
-  const bool valid = lane < chunk;  // p is in this row
-  unsigned f = 0;
-  if (valid) {
-    do {
-      f = *reinterpret_cast<volatile unsigned*>(&g_flag[p]);
-    } while ((f & ~3u) != epoch);
-  }
-  __threadfence();
-  const unsigned inclusive = __ballot_sync(0xffffffffu, valid && (f & kInclusive));
-  const int nearest = __ffs(inclusive) - 1;  // lane chunk - 1 (the row's chunk 0) is inclusive: never -1
-  Affine mine = identity();
-  double base = 0.0;
-  if (lane < nearest) {
-    const double2 agg = __ldcg(&g_aggregate[p]);
-    mine = Affine{agg.x, agg.y};
-  } else if (lane == nearest) {
-    base = __ldcg(&g_inclusive[p]);
-  }
-  // Higher lanes hold tiles applied earlier: lane 0 ends with lanes nearest - 1 .. 0 composed in that order.
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const Affine earlier = {__shfl_down_sync(0xffffffffu, mine.a, d), __shfl_down_sync(0xffffffffu, mine.b, d)};
-    if (lane + d < 32) mine = compose(earlier, mine);
-  }
-  base = __shfl_sync(0xffffffffu, base, nearest);
-  return apply(mine, base);
-}
+using namespace judge::ref::affine_scan;
 
 // 4 blocks an SM keep 64 KB of loads in flight per SM.
 template <bool kVec>
 __global__ void __launch_bounds__(kThreads, 4)
     gae_kernel(const float* __restrict__ rewards, const float* __restrict__ values, float* __restrict__ advantages,
                double gamma, double c, int S, int tiles_per_row, unsigned epoch) {
-  __shared__ Affine warp_total[kWarps];
-  __shared__ double carry_in;
   const int tile = blockIdx.x;
   const int row = tile / tiles_per_row;
   const int chunk = tile % tiles_per_row;  // counted from the row's end
@@ -97,7 +33,6 @@ __global__ void __launch_bounds__(kThreads, 4)
   // This thread's elements are t0 .. t0 + kItems - 1 of the row (those below 0 do not exist); it takes them from the
   // right, item i being element t0 + kItems - 1 - i.
   const int t0 = S - (chunk * kTile + (static_cast<int>(threadIdx.x) + 1) * kItems);
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
   float r[kItems], v[kItems];
   if constexpr (kVec) {  // S % 4 == 0 and 16-byte aligned arrays: t0 % 4 == 0, each group of 4 wholly in or out
@@ -133,51 +68,12 @@ __global__ void __launch_bounds__(kThreads, 4)
   }
   auto decay = [&](int j) { return t0 + j >= 0 ? c : 1.0; };
 
-  // This thread's map (rightmost element first), then the block's exclusive scan of the threads' maps: thread 0 holds
+  // This thread's map (rightmost element first), then the advantage just right of its last element: thread 0 holds
   // the rightmost elements of the tile, so the scan runs up the thread index as in a forward scan.
-  Affine inc = {decay(kItems - 1), delta[kItems - 1]};
+  Affine own = {decay(kItems - 1), delta[kItems - 1]};
 #pragma unroll
-  for (int j = kItems - 2; j >= 0; --j) inc = compose(inc, Affine{decay(j), delta[j]});
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const Affine up = {__shfl_up_sync(0xffffffffu, inc.a, d), __shfl_up_sync(0xffffffffu, inc.b, d)};
-    if (lane >= d) inc = compose(up, inc);
-  }
-  if (lane == 31) warp_total[warp] = inc;
-  Affine exc = {__shfl_up_sync(0xffffffffu, inc.a, 1), __shfl_up_sync(0xffffffffu, inc.b, 1)};
-  if (lane == 0) exc = identity();
-  __syncthreads();
-
-  // Warp 0: the tile's total, then the carry into the tile (the advantage just right of its last element). Only
-  // tiles left of it in the same row read a tile's flag, so the row's leftmost tile publishes nothing and its
-  // rightmost publishes its inclusive value at once.
-  if (warp == 0) {
-    Affine total = identity();
-    if (lane == 0) {
-#pragma unroll
-      for (int w = 0; w < kWarps; ++w) {  // in place: warp_total becomes the exclusive scan of the warp totals
-        const Affine t = warp_total[w];
-        warp_total[w] = total;
-        total = compose(total, t);
-      }
-    }
-    const bool last = chunk + 1 == tiles_per_row;
-    if (chunk > 0 && !last && lane == 0) {
-      __stcg(&g_aggregate[tile], make_double2(total.a, total.b));
-      publish(tile, epoch | kAggregate);
-    }
-    const double carry = chunk > 0 ? look_back(tile, chunk, epoch) : 0.0;
-    if (lane == 0) {
-      if (!last) {
-        __stcg(&g_inclusive[tile], apply(total, carry));
-        publish(tile, epoch | kInclusive);
-      }
-      carry_in = carry;
-    }
-  }
-  __syncthreads();
-
-  double adv = apply(exc, apply(warp_total[warp], carry_in));
+  for (int j = kItems - 2; j >= 0; --j) own = compose(own, Affine{decay(j), delta[j]});
+  double adv = carry_in(own, tile, chunk, tiles_per_row, epoch);
   float out[kItems];
 #pragma unroll
   for (int j = kItems - 1; j >= 0; --j) {
@@ -210,14 +106,8 @@ void gpu(const judge::DeviceArgs& args, cudaStream_t s) {
   const double gamma = args.scalar<float>("gamma");
   const double c = gamma * static_cast<double>(args.scalar<float>("lam"));
   const int tiles_per_row = (S + kTile - 1) / kTile;
-  const std::int64_t tiles = static_cast<std::int64_t>(B) * tiles_per_row;
-  if (tiles_per_row > kMaxTilesPerRow || tiles > kMaxTiles)
-    JUDGE_THROW(judge::Error, "reference '{}': B = {}, S = {} is outside the constraints (B <= 256, S <= 65536)", kId,
-                B, S);
-  // A new epoch per call (never 0, which the zero-initialised flags hold), in the flags' upper 30 bits.
-  static unsigned call = 0;
-  if (((++call) & 0x3fffffffu) == 0) ++call;
-  const unsigned epoch = (call & 0x3fffffffu) << 2;
+  const std::int64_t tiles = tiles_for(kId, B, S, "B", "S");
+  const unsigned epoch = next_epoch();
   if (S % 4 == 0 && judge::ref::aligned16(rewards, values, advantages))
     gae_kernel<true><<<static_cast<unsigned>(tiles), kThreads, 0, s>>>(rewards, values, advantages, gamma, c, S,
                                                                         tiles_per_row, epoch);

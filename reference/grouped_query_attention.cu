@@ -76,7 +76,8 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
           cublasSgemmStridedBatched(h, CUBLAS_OP_T, CUBLAS_OP_N, L, r, d, &one, K + h0 * kv_stride, d, kv_stride, Qc,
                                     d, q_stride, &zero, S, L, s_stride, nb),
           kId, "cublasSgemmStridedBatched(Q K^T)");
-      softmax_rows_kernel<<<static_cast<unsigned>(nb * r), kBlock, 0, s>>>(S, L, scale, inv_sum);
+      softmax_rows_kernel<<<static_cast<unsigned>(nb * r), kBlock, 0, s>>>(S, L, L, judge::ref::ScaledLogits{scale},
+                                                                            inv_sum);
       judge::ref::check_launch(kId, "softmax_rows_kernel");
       // Row-major out_chunk (r x d) = E (r x L) V_h (L x d) is column-major out^T (d x r) = V_h^T (d x L, ld d)
       // E^T (L x r, ld L): both buffers already read as those transposes, so no operation is transposed.

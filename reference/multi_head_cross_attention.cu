@@ -76,7 +76,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
         cublasSgemmStridedBatched(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, D, &one, K + std::int64_t(h0) * D, ld, D,
                                   Q + std::int64_t(h0) * D, ld, D, &zero, S, N, scores, hc),
         kId, "cublasSgemmStridedBatched(Q K^T)");
-    softmax_rows_kernel<<<static_cast<unsigned>(hc) * M, kBlock, 0, s>>>(S, N, scale,
+    softmax_rows_kernel<<<static_cast<unsigned>(hc) * M, kBlock, 0, s>>>(S, N, N, judge::ref::ScaledLogits{scale},
                                                                           inv_sum + std::int64_t(h0) * M);
     judge::ref::check_launch(kId, "softmax_rows_kernel");
     // Row-major O_h (M x D, contiguous) = E_h (M x N) V_h (N x D, row stride ld) is column-major O_h^T (D x M, ld D)

@@ -46,6 +46,7 @@ struct Sum {
 };
 struct Max {
   __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+  __device__ double operator()(double a, double b) const { return fmax(a, b); }
 };
 
 // op over the values of a block of kBlock threads; the result is valid in thread 0. Every thread must call it (it

@@ -54,7 +54,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
     judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, N, r, d, &one, K, d,
                                          Q + std::int64_t(r0) * d, d, &zero, S, N),
                              kId, "cublasSgemm(Q K^T)");
-    softmax_rows_kernel<<<r, kBlock, 0, s>>>(S, N, scale, inv_sum);
+    softmax_rows_kernel<<<r, kBlock, 0, s>>>(S, N, N, judge::ref::ScaledLogits{scale}, inv_sum);
     judge::ref::check_launch(kId, "softmax_rows_kernel");
     // Row-major out_chunk (r x d) = E (r x N) V (N x d) is column-major out^T (d x r) = V^T (d x N, ld d) E^T (N x r,
     // ld N): both buffers already read as those transposes, so no operation is transposed.
