@@ -138,11 +138,14 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   // One scratch: xn / hn (n x D, LN1 then LN2), qkv (n x 3D), attn (n x D), hid (n x D), fc (n x FFN), the scores
   // (heads x n x n) and the chunk's 1 / sums (heads x n doubles, first so that they are 8-byte aligned).
   const std::int64_t rows = n;
+  // The doubles' region is rounded up to 256 bytes, so every float array after it stays 16-byte aligned (the softmax
+  // reads rows of scores as float4).
   const std::int64_t floats = rows * (D + 3 * D + D + D + FFN) + heads * per_head;
+  const std::int64_t double_bytes = (heads * rows * 8 + 255) / 256 * 256;
   static judge::ref::Scratch scratch(kId, "the block's intermediates and the attention scores");
-  char* base = scratch.get<char>(static_cast<std::size_t>(heads * rows * 8 + floats * 4));
+  char* base = scratch.get<char>(static_cast<std::size_t>(double_bytes + floats * 4));
   double* inv_sum = reinterpret_cast<double*>(base);
-  float* xn = reinterpret_cast<float*>(base + heads * rows * 8);
+  float* xn = reinterpret_cast<float*>(base + double_bytes);
   float* qkv = xn + rows * D;
   float* attn = qkv + rows * 3 * D;
   float* hid = attn + rows * D;
