@@ -9,7 +9,7 @@
 // GPU: every product is cuBLAS in strict FP32 (CUBLAS_PEDANTIC_MATH: no TF32), each bias (and residual) written into
 // the product's destination first and the product added with beta = 1. The attention scores of all heads are two
 // strided-batched SGEMMs reading Q, K and V in place in qkv (leading dimension 2304) around the shared row softmax
-// of attention_softmax.cuh (max in float, exponentials and their sum in double); P V is written straight into each
+// of attention_softmax.cuh (logits, max, exponentials and their sum in double); P V is written straight into each
 // head's columns of attn and then scaled by 1 / sum. LayerNorm takes its mean and variance in double, GELU is the
 // tanh form in float. Heads are processed in chunks so that the scores stay within 2^28 floats (seq_len <= 4096 takes
 // one chunk of 12 heads, 805 MB).
@@ -171,7 +171,8 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
     judge::ref::check_cublas(cublasSgemmStridedBatched(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, DH, &one, K, ld, DH, Q,
                                                        ld, DH, &zero, S, n, per_head, hc),
                              kId, "cublasSgemmStridedBatched(Q K^T)");
-    judge::ref::softmax_rows_kernel<<<static_cast<unsigned>(hc * rows), kBlock, 0, s>>>(S, n, 0.125, inv_sum);
+    judge::ref::softmax_rows_kernel<<<static_cast<unsigned>(hc * rows), kBlock, 0, s>>>(
+        S, n, n, judge::ref::ScaledLogits{0.125}, inv_sum);
     judge::ref::check_launch(kId, "softmax_rows_kernel");
     // Row-major attn_h (n x DH, ld D) = E_h V_h is column-major attn_h^T = V_h^T E_h^T.
     judge::ref::check_cublas(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, DH, n, n, &one, V, ld, DH, S,
