@@ -1,18 +1,14 @@
-// expect: wrong_answer
-// expect-message: elements wrong
-// submissions/gpt2_block/1_naive.cu with every product's operands rounded to TF32 (10-bit mantissa, what a TF32
-// tensor-core kernel multiplies), accumulated in float. Inside the tolerance at LeetGPU's weight scale (about 0.6 of
-// it), but with weights of standard deviation 0.07 (wide_weights_128, wide_weights_64) over 40% of the outputs miss,
-// by up to about 25x.
+// expect: accepted
+// expect-stress-failed: wide_weights_128
+// expect-stress-failed: wide_weights_64
+// submissions/gpt2_block/1_naive.cu with the exact GELU, 0.5 z (1 + erf(z / sqrt(2))), instead of the tanh form the
+// statement asks for: wrong by the statement, but accepted, as on LeetGPU, because the graded cases keep LeetGPU's
+// weight scale and the error stays inside the tolerance there; the stress cases show it. The two differ by at most about 5e-4, so at LeetGPU's weight scale (pre-activations of
+// standard deviation 0.55) the error stays under the tolerance; with weights of standard deviation 0.07
+// (wide_weights_128, wide_weights_64) the pre-activations reach several units and about 1% of the outputs miss by up
+// to 3x the tolerance.
 #include <cuda_runtime.h>
 #include <math.h>
-
-// Rounds to TF32 (10 explicit mantissa bits, round to nearest, ties away), what a TF32 tensor core does to its inputs.
-__device__ __forceinline__ float tf32(float v) {
-  unsigned r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(v));
-  return __uint_as_float(r);
-}
 
 #define D 768
 #define H 12
@@ -51,9 +47,9 @@ __global__ void linear_kernel(const float* in, const float* W, const float* bias
   const int r = blockIdx.y;
   if (c >= C || r >= rows) return;
   float acc = 0.0f;
-  for (int k = 0; k < K; ++k) acc += tf32(in[(size_t)r * K + k]) * tf32(W[(size_t)k * C + c]);
+  for (int k = 0; k < K; ++k) acc += in[(size_t)r * K + k] * W[(size_t)k * C + c];
   acc += bias[c];
-  if (gelu) acc = 0.5f * acc * (1.0f + tanhf(0.7978845608f * (acc + 0.044715f * acc * acc * acc)));
+  if (gelu) acc = 0.5f * acc * (1.0f + erff(acc * 0.70710678f));  // the exact GELU: wrong variant
   if (res) acc += res[(size_t)r * C + c];
   out[(size_t)r * C + c] = acc;
 }
@@ -66,7 +62,7 @@ __global__ void scores_kernel(const float* qkv, float* S, int n) {
   const float* q = qkv + (size_t)i * 3 * D + h * DH;
   const float* k = qkv + (size_t)j * 3 * D + D + h * DH;
   float acc = 0.0f;
-  for (int c = 0; c < DH; ++c) acc += tf32(q[c]) * tf32(k[c]);
+  for (int c = 0; c < DH; ++c) acc += q[c] * k[c];
   S[((size_t)h * n + i) * n + j] = acc * 0.125f;
 }
 
@@ -89,7 +85,7 @@ __global__ void pv_kernel(const float* S, const float* qkv, float* attn, int n) 
   const int h = col / DH;
   const float* p = S + ((size_t)h * n + i) * n;
   float acc = 0.0f;
-  for (int j = 0; j < n; ++j) acc += tf32(p[j]) * tf32(qkv[(size_t)j * 3 * D + 2 * D + col]);
+  for (int j = 0; j < n; ++j) acc += p[j] * qkv[(size_t)j * 3 * D + 2 * D + col];
   attn[(size_t)i * D + col] = acc;
 }
 
