@@ -19,7 +19,7 @@ using nlohmann::json;
 
 // What a failed batch says about each submission it did not accept (the whole JSON is too long to read in a log).
 std::string rejections(const std::string& output) {
-  json j = json::parse(output, nullptr, false);
+  json j = judge::testing::json_of(output);
   if (j.is_discarded() || !j.contains("results")) return output.substr(0, 4000);
   std::string text;
   for (const auto& r : j["results"]) {
@@ -52,7 +52,7 @@ TEST(Batch, JudgesEverySubmissionAndTimesThemOneAtATime) {
                                           "--min-samples", "5"},
                                          env, 900);
   ASSERT_EQ(run.exit_code, 0) << rejections(run.output);
-  json j = json::parse(run.output, nullptr, false);
+  json j = judge::testing::json_of(run.output);
   ASSERT_FALSE(j.is_discarded()) << run.output.substr(0, 4000);
   ASSERT_EQ(j["results"].size(), students.size()) << j.dump(2).substr(0, 4000);
   std::vector<std::pair<double, double>> windows;
@@ -74,7 +74,7 @@ TEST(Batch, JudgesEverySubmissionAndTimesThemOneAtATime) {
     EXPECT_LE(windows[k - 1].second, windows[k].first) << "two runs of the batch timed on the GPU at once";
 
   auto lb = judge::testing::run_command({cli, "--json", "leaderboard", "vector_add"}, env, 60);
-  json board = json::parse(lb.output, nullptr, false);
+  json board = judge::testing::json_of(lb.output);
   ASSERT_FALSE(board.is_discarded()) << lb.output;
   std::set<std::string> ranked;
   for (const auto& view : board["leaderboards"])

@@ -124,7 +124,7 @@ TEST(ConcurrentSubmit, FourJudgesShareOneDatabaseAndOneBuildCache) {
   std::cout << "concurrent_submit: " << waited << " of " << kJudges << " judges waited for the GPU" << std::endl;
 
   auto lb = judge::testing::run_command({cli, "--json", "leaderboard", "vector_add"}, env, 60);
-  json board = json::parse(lb.output, nullptr, false);
+  json board = judge::testing::json_of(lb.output);
   ASSERT_FALSE(board.is_discarded()) << lb.output;
   std::set<std::string> users;
   std::size_t rows = 0;

@@ -165,7 +165,7 @@ std::vector<json> leaderboard_rows(const std::string& challenge, const std::map<
                                         env, 60);
   raw = lb.output;
   std::vector<json> rows;
-  json board = json::parse(lb.output, nullptr, false);
+  json board = judge::testing::json_of(lb.output);
   if (board.is_discarded() || !board.contains("leaderboards")) return {json{{"unreadable", lb.output}}};
   for (const auto& view : board["leaderboards"])
     for (const auto& row : view.value("ranking", json::array())) rows.push_back(row);
@@ -689,7 +689,7 @@ TEST_P(Corpus, GetsItsVerdict) {
   auto r = judge::testing::run_command(argv, env, limit + 10);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  auto j = json::parse(r.output, nullptr, false);
+  auto j = judge::testing::json_of(r.output);
   std::string got = j.is_discarded() ? "(no JSON)" : j.value("verdict", "(none)");
   std::ostringstream summary;
   summary << "corpus: " << e.id() << " expected=" << e.expect_text << " got=" << got << " " << std::fixed

@@ -61,7 +61,7 @@ TEST(KernelResources, WhatCuptiSawAgreesWithPtxasAndTheSmLimits) {
   auto r = judge::testing::run_command({judge::testing::cli_path().string(), "--json", "submit", "vector_add",
                                         (tmp / "solve.cu").string(), "--budget", "0.2", "--min-samples", "5"},
                                        env);
-  const json j = json::parse(r.output, nullptr, false);
+  const json j = judge::testing::json_of(r.output);
   ASSERT_FALSE(j.is_discarded()) << r.output.substr(0, 4000);
   ASSERT_EQ(j.value("verdict", ""), "accepted") << j.dump(2).substr(0, 4000);
   ASSERT_TRUE(j.contains("kernels")) << j.dump(2).substr(0, 4000);

@@ -36,7 +36,7 @@ TEST(Profile, NaiveVectorAddIsOneMemoryBoundKernel) {
       {judge::testing::cli_path().string(), "--json", "profile", "vector_add",
        (judge::testing::source_dir() / "submissions" / "vector_add" / "1_naive.cu").string(), "-o", report.string()},
       {{"JUDGE_CACHE_DIR", (tmp / "cache").string()}, {"JUDGE_NCU", ncu}}, 900);
-  json j = json::parse(r.output, nullptr, false);
+  json j = judge::testing::json_of(r.output);
   ASSERT_FALSE(j.is_discarded()) << r.output.substr(0, 4000);
   if (r.exit_code == 2 && j.value("error", "").find("ERR_NVGPUCTRPERM") != std::string::npos)
     GTEST_SKIP() << j.value("error", "");

@@ -191,7 +191,7 @@ class Replay : public ::testing::Test {
   // Submit with --json; run its `replay` field with --json; the same failure, field by field.
   Failure replay_json(const std::string& file) {
     auto submitted = judge(submit_args(file, true));
-    json s = json::parse(submitted.output, nullptr, false);
+    json s = judge::testing::json_of(submitted.output);
     if (s.is_discarded()) {
       ADD_FAILURE() << submitted.output;
       return {};
@@ -203,7 +203,7 @@ class Replay : public ::testing::Test {
     std::vector<std::string> args = replay_argv(line);
     args.push_back("--json");
     auto replayed = judge(args);
-    json r = json::parse(replayed.output, nullptr, false);
+    json r = judge::testing::json_of(replayed.output);
     if (r.is_discarded()) {
       ADD_FAILURE() << replayed.output;
       return want;
@@ -268,7 +268,7 @@ TEST_F(Replay, ALaterCallOfABenchmark) {
   std::string file = expect_replays("third", kWrongFromThirdLargeCall, "N_25000000", 3, 25000000 / 3);
   // The call matters: the case's first call alone is right.
   auto first = judge({"--json", "run", "vector_add", file, "--case", "N_25000000"});
-  json j = json::parse(first.output, nullptr, false);
+  json j = judge::testing::json_of(first.output);
   ASSERT_FALSE(j.is_discarded()) << first.output;
   EXPECT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "");
 }
@@ -286,7 +286,7 @@ TEST_F(Replay, BenchmarkCaseRunsUnderNsightCompute) {
                                        (tmp_ / "ncu.log").string(), judge::testing::cli_path().string(), "--json",
                                        "run", "vector_add", file, "--case", "N_25000000"},
                                       env_, 900);
-  json j = json::parse(r.output, nullptr, false);
+  json j = judge::testing::json_of(r.output);
   ASSERT_FALSE(j.is_discarded()) << r.output.substr(0, 4000);
   EXPECT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "") << "\n" << r.output.substr(0, 4000);
   EXPECT_EQ(j.value("timer", ""), "events");

@@ -17,7 +17,7 @@ json sanitize(const std::string& file, const std::string& tool = "memcheck") {
       {judge::testing::cli_path().string(), "--json", "run", "vector_add",
        (judge::testing::source_dir() / file).string(), "--sanitize=" + tool, "--case", "n1023"},
       {{"JUDGE_CACHE_DIR", (tmp / "cache").string()}});
-  json j = json::parse(r.output, nullptr, false);
+  json j = judge::testing::json_of(r.output);
   EXPECT_FALSE(j.is_discarded()) << r.output;
   return j;
 }

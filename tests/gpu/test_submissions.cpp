@@ -44,7 +44,7 @@ TEST_P(Example, IsAcceptedAndRanked) {
   auto r = judge::testing::run_command({cli, "--json", "submit", s.challenge, s.file.string(), "--name", user,
                                         "--budget", "0.1", "--min-samples", "5", "--warmup", "0.02"},
                                        env);
-  json j = json::parse(r.output, nullptr, false);
+  json j = judge::testing::json_of(r.output);
   ASSERT_FALSE(j.is_discarded()) << r.output;
   ASSERT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "") << "\n" << j.dump(2).substr(0, 4000);
   EXPECT_EQ(r.exit_code, 0);
@@ -74,7 +74,7 @@ TEST_P(Example, IsAcceptedAndRanked) {
   ASSERT_TRUE(j["record"]["recorded"].get<bool>()) << j["record"].dump();
 
   auto lb = judge::testing::run_command({cli, "--json", "leaderboard", s.challenge}, env);
-  json board = json::parse(lb.output, nullptr, false);
+  json board = judge::testing::json_of(lb.output);
   ASSERT_FALSE(board.is_discarded()) << lb.output;
   ASSERT_EQ(board["leaderboards"].size(), 1u) << board.dump(2);
   ASSERT_EQ(board["leaderboards"][0]["ranking"].size(), 1u);
@@ -115,7 +115,7 @@ TEST(Starter, CompilesButIsNotAccepted) {
   for (unsigned k = 0; k < n; ++k) threads.emplace_back(work);
   for (auto& t : threads) t.join();
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    json j = json::parse(results[i].output, nullptr, false);
+    json j = judge::testing::json_of(results[i].output);
     ASSERT_FALSE(j.is_discarded()) << ids[i] << ": " << results[i].output;
     EXPECT_TRUE(j["build"]["ok"].get<bool>()) << ids[i] << ": " << j["build"]["diagnostics"];
     EXPECT_NE(j.value("verdict", ""), "accepted") << ids[i] << ": an empty starter must not pass";

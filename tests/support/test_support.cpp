@@ -71,6 +71,17 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::map<s
   return r;
 }
 
+nlohmann::json json_of(const std::string& output) {
+  // The document starts at the first line that opens an object or an array; notices are plain text lines.
+  std::size_t at = 0;
+  while (at < output.size() && output[at] != '{' && output[at] != '[') {
+    at = output.find('\n', at);
+    if (at == std::string::npos) return nlohmann::json(nlohmann::json::value_t::discarded);
+    ++at;
+  }
+  return nlohmann::json::parse(output.begin() + static_cast<std::ptrdiff_t>(at), output.end(), nullptr, false);
+}
+
 std::string shared_calibration_file() {
   const char* env = std::getenv("JUDGE_CALIBRATION");
   return env && *env ? std::string(env) : (std::filesystem::path(JUDGE_BINARY_DIR) / "test-calibration.json").string();

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace judge::testing {
 
 std::filesystem::path source_dir();      // the repository root
@@ -37,6 +39,11 @@ struct CommandResult {
 // Runs argv (argv[0] is a path) with extra environment variables, waiting at most timeout_s.
 CommandResult run_command(const std::vector<std::string>& argv,
                           const std::map<std::string, std::string>& env = {}, double timeout_s = 600);
+
+// The JSON document a `judge --json` command printed on stdout, from its merged output: what its stderr said before
+// the document (a notice such as "waiting for GPU 0: ..." when another judge is timing on the GPU) is skipped.
+// Discarded (is_discarded()) when there is no document.
+nlohmann::json json_of(const std::string& output);
 
 // The GPU calibration the GPU tests share ($JUDGE_CALIBRATION, else test-calibration.json in the build tree): `judge
 // submit` would otherwise measure the GPU again in every test's fresh directory. It outlives each ctest process and
