@@ -17,7 +17,7 @@ else
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
 fi
 [ "${gpus:-0}" -ge 1 ] || gpus=1
-entries=$(for ((i = 0; i < gpus; i++)); do printf '%s{"id": "%d", "slots": %s}' "$([ "$i" -gt 0 ] && echo ', ')" "$i" "${slots:-8}"; done)
+entries=$(for ((i = 0; i < gpus; i++)); do printf '%s{"id": "%d", "slots": %s}' "$([ "$i" -gt 0 ] && echo ', ')" "$i" "${slots:-4}"; done)
 printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [%s]}]}\n' "$entries" > gpu-resources.json
 if [ "${1:-}" = --quick ]; then
   # The edit-compile-test loop: every host test, then one GPU smoke test per stage of a run (generators and checkers,
