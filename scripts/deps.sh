@@ -7,7 +7,8 @@
 # With JUDGE_TEST_DEPS=1 (scripts/test.sh) it also installs what the tests need beyond the build: headless Chromium,
 # which loads the `judge report` page (tests/report/test_report_chromium.sh; JUDGE_CHROMIUM names another browser),
 # bubblewrap, Slurm with munge (slurmctld slurmd slurm-client munge) for the `judge batch --slurm` test, and
-# PostgreSQL's server, which the leaderboard tests start a throwaway instance of (initdb, pg_ctl).
+# PostgreSQL's server, which the leaderboard tests start a throwaway instance of (initdb, pg_ctl), and python3 for the
+# host test of bench/references/profile_table.py.
 set -euo pipefail
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -38,6 +39,8 @@ have_postgres_server() {
   command -v initdb >/dev/null 2>&1
 }
 if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! have_postgres_server; then missing+=(postgresql); fi
+# bench/references/profile_table.py's host test (bench_profile_table).
+if [ "${JUDGE_TEST_DEPS:-0}" = 1 ] && ! command -v python3 >/dev/null 2>&1; then missing+=(python3); fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"
