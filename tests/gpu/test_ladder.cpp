@@ -44,13 +44,7 @@ TEST(Ladder, VectorAddEveryRungAcceptedConsistentAndCharted) {
                                        env, 900);
   ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 8000);
   // stderr shares the captured output: lines saying whom the judge waited for the GPU, then the JSON document.
-  std::string report;
-  {
-    std::istringstream lines(r.output);
-    for (std::string line; std::getline(lines, line);)
-      if (line.rfind("waiting for GPU ", 0) != 0) report += line + "\n";
-  }
-  const json j = json::parse(report, nullptr, false);
+  const json j = judge::testing::json_of(r.output);
   ASSERT_FALSE(j.is_discarded()) << r.output.substr(0, 8000);
 
   const auto files = judge::find_rungs(judge::testing::source_dir() / "submissions" / "vector_add");
