@@ -37,6 +37,7 @@
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
 #include "judge/worker/runner.hpp"
+#include "judge/worker/solver_memory.hpp"
 #include "judge/core/run/solver_process.hpp"
 #include "judge/worker/timer.hpp"
 
@@ -142,12 +143,23 @@ int run(const std::string& job_path, int fd) {
     for (const auto& p : solver.protections()) protections.push_back(p);
     messages.send({{"event", "protections"}, {"protections", protections}});
 
+    const bool benchmarks = !job.value("benchmarks", std::vector<std::string>{}).empty() ||
+                            !job.value("stress_benchmarks", std::vector<std::string>{}).empty();
+    // The leak watch reads the solver's own memory when NVML lists it, else the device's; a run that times says
+    // when it cannot have the former.
+    judge::SolverMemory solver_memory(devices[ordinal].uuid, solver.pid());
+    if (benchmarks && !solver_options.tool && !solver_memory.held())
+      messages.send({{"event", "notice"},
+                     {"notice", fmt::format("the leak watch reads the GPU's free memory, which other processes move "
+                                            "too: {}", solver_memory.why_not())}});
+
     judge::RunnerContext ctx{challenge, solver, *reference, *timer.timer, l2, clock, messages};
     ctx.cublas = [&cublas] {
       if (!cublas) cublas.emplace();
       return cublas->get();
     };
     ctx.stream = stream.get();
+    ctx.solver_memory = &solver_memory;
     ctx.seed = job.at("seed").get<std::uint64_t>();
     ctx.policy = policy_from(job.value("timing", json::object()));
     ctx.time_reference = job.value("time_reference", true);
@@ -158,9 +170,7 @@ int run(const std::string& job_path, int fd) {
     bool stop_on_failure = job.value("stop_on_failure", false);
     const int calls = job.value("calls", 1);
     // Before the submission exists in the solver: what a call costs that is none of its doing.
-    if (!job.value("benchmarks", std::vector<std::string>{}).empty() ||
-        !job.value("stress_benchmarks", std::vector<std::string>{}).empty())
-      ctx.overhead = judge::estimate_overhead(judge::time_null_calls(ctx, kNullCalls));
+    if (benchmarks) ctx.overhead = judge::estimate_overhead(judge::time_null_calls(ctx, kNullCalls));
 
     messages.send({{"event", "stage"}, {"stage", "load"}});
     {

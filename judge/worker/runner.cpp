@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "judge/core/measure/leak_watch.hpp"
 #include "judge/core/run/output_diagnosis.hpp"
 #include "judge/worker/check.hpp"
 #include "judge/worker/cuda_check.hpp"
@@ -391,10 +392,13 @@ struct Profile {
   double generate_ms = 0, reference_ms = 0, check_ms = 0, timing_ms = 0;
   int calls = 0;
   double generated_bytes = 0, checked_bytes = 0;
+  std::string memory_watch;  // benchmarks: what the leak watch read, "solver" or "device"
   nlohmann::json to_json() const {
-    return {{"generate_ms", generate_ms}, {"reference_ms", reference_ms}, {"check_ms", check_ms},
-            {"timing_ms", timing_ms},     {"calls", calls},               {"generated_bytes", generated_bytes},
-            {"checked_bytes", checked_bytes}};
+    nlohmann::json j = {{"generate_ms", generate_ms}, {"reference_ms", reference_ms}, {"check_ms", check_ms},
+                        {"timing_ms", timing_ms},     {"calls", calls},               {"generated_bytes", generated_bytes},
+                        {"checked_bytes", checked_bytes}};
+    if (!memory_watch.empty()) j["memory_watch"] = memory_watch;
+    return j;
   }
 };
 
@@ -511,48 +515,23 @@ std::optional<Timing> measure(RunnerContext& ctx, const std::function<void(int)>
   return t;
 }
 
-// Device memory the submission keeps. Free memory is device-wide (other processes share the GPU), so the watch
-// looks at the drop across each call only, read right before and right after it: solve() leaks when every one of
-// the last kLeakCalls calls kept at least 8 MiB, together the calls kept at least 256 MiB, and at least half of that
-// is still missing since the first call. Another process's allocations can land inside every call (judges sharing
-// a GPU: seen with four at once), but they come back; a leak does not.
-class LeakWatch {
+// The figure the leak watch reads (core/measure/leak_watch.hpp): the solver's own memory when NVML gives it,
+// else the GPU's total minus free memory. Chosen once per case, so a case's readings are all of one kind.
+class HeldMemory {
  public:
-  static std::size_t free_bytes() {
+  explicit HeldMemory(SolverMemory* solver)
+      : solver_(solver), source_(solver && solver->held() ? MemorySource::solver : MemorySource::device) {}
+  MemorySource source() const { return source_; }
+  std::optional<std::size_t> read() {
+    if (source_ == MemorySource::solver) return solver_->held();
     std::size_t free_b = 0, total = 0;
     JUDGE_CUDA_CHECK(cudaMemGetInfo(&free_b, &total));
-    return free_b;
-  }
-
-  std::optional<std::string> after_call(std::size_t free_before, std::size_t free_after) {
-    constexpr std::size_t kPerCall = 8u << 20, kTotal = 256u << 20;
-    constexpr int kLeakCalls = 4;
-    if (calls_++ == 0) first_free_ = free_before;
-    std::size_t kept = free_before > free_after ? free_before - free_after : 0;
-    streak_ = kept >= kPerCall ? streak_ + 1 : 0;
-    kept_total_ += kept;
-    if (streak_ >= kLeakCalls && kept_total_ >= kTotal) {
-      // Leaked memory stays gone; another process's working memory comes back. When most of what the calls
-      // seemed to keep is free again (judges sharing the GPU allocate and free all the time), it was not ours.
-      std::size_t now = free_bytes();
-      std::size_t missing = first_free_ > now ? first_free_ - now : 0;
-      if (missing < kept_total_ / 2) {
-        streak_ = 0;
-        kept_total_ = 0;
-        return std::nullopt;
-      }
-      return fmt::format("solve() leaks device memory: each of its last {} calls kept at least 8 MiB, {:.0f} MiB in "
-                         "{} calls (about {:.1f} MiB per call); free what you allocate",
-                         streak_, kept_total_ / 1048576.0, calls_, kept_total_ / 1048576.0 / calls_);
-    }
-    return std::nullopt;
+    return total - free_b;
   }
 
  private:
-  std::size_t first_free_ = 0;  // before the first call
-  int calls_ = 0;
-  int streak_ = 0;
-  std::size_t kept_total_ = 0;
+  SolverMemory* solver_;
+  MemorySource source_;
 };
 
 std::string describe_cuda_error(cudaError_t code) {
@@ -610,8 +589,16 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
     profile.generated_bytes += static_cast<double>(case_data->input_bytes());
     case_data->prepare_call();
   };
-  LeakWatch leaks;
-  std::size_t free_before = 0, free_after = 0;
+  // Benchmarks watch the memory solve() keeps across calls, read right before and right after each call, outside
+  // the worker's window.
+  std::optional<HeldMemory> held;
+  std::optional<LeakWatch> leaks;
+  if (benchmark) {
+    held.emplace(ctx.solver_memory);
+    leaks.emplace(held->source());
+    profile.memory_watch = memory_source_name(held->source());
+  }
+  std::optional<std::size_t> held_before, held_after;
   // Every call is checked: inputs, guards, outputs; benchmarks also watch for leaks.
   auto after = [&](int i) {
     bool ok = true;
@@ -621,8 +608,8 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
     profile.checked_bytes +=
         2.0 * static_cast<double>(case_data->output_bytes()) + static_cast<double>(case_data->input_bytes());
     ++profile.calls;
-    if (ok && benchmark) {
-      if (auto leak = leaks.after_call(free_before, free_after)) {
+    if (ok && leaks && held_before && held_after) {
+      if (auto leak = leaks->after_call(*held_before, *held_after, [&] { return held->read().value_or(*held_after); })) {
         r.verdict = Verdict::runtime_error;
         r.message = *leak;
         ok = false;
@@ -635,9 +622,9 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   int current_call = -1;  // the call a CUDA error or exception escaped from belongs to the last one started
   auto call = [&](int i, bool window, KernelTracing tracing) {
     current_call = i;
-    free_before = LeakWatch::free_bytes();  // outside the worker's window; device-wide, the solver's included
+    if (held) held_before = held->read();
     CallSample sample = call_solution(ctx, c.name, i, window, tracing);
-    free_after = LeakWatch::free_bytes();
+    if (held) held_after = held->read();
     return sample;
   };
 

@@ -18,6 +18,7 @@
 #include "judge/worker/messages.hpp"
 #include "judge/worker/reference.hpp"
 #include "judge/core/run/solver_process.hpp"
+#include "judge/worker/solver_memory.hpp"
 #include "judge/worker/timer.hpp"
 
 namespace judge {
@@ -43,6 +44,8 @@ struct RunnerContext {
   bool stage = false;
   // What a null call costs, measured before the submission was loaded.
   Overhead overhead;
+  // The solver's own device memory, for the leak watch; null or empty-handed: the watch reads the device's.
+  SolverMemory* solver_memory = nullptr;
 };
 
 // The trusted times of `count` null calls: the round trip of a call that is not the submission's.

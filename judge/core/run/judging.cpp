@@ -251,6 +251,8 @@ class WorkerSession {
         fatal_ = true;
         Verdict v = m.at("verdict").get<Verdict>();
         fail(v, m.value("message", ""));
+      } else if (ev == "notice") {
+        if (o_.on_notice) o_.on_notice(m.value("notice", ""));
       } else if (ev == "done") {
         done_ = true;
       }
