@@ -108,7 +108,7 @@ int run(const std::string& job_path, int fd) {
     if (!solver_options.gpu_uuid.empty()) early_solver = judge::SolverProcess::spawn(solver_options);
 
     // CUPTI first, so it sees the context being created. The worker's own timer brackets the solver's calls.
-    judge::TimerChoice timer = judge::choose_timer(job.value("cupti", true));
+    judge::TimerChoice timer = judge::choose_timer(job.value("cupti", true), judge::TracingScope::windows);
     auto devices = judge::list_devices();
     if (devices.empty()) {
       fatal(judge::Verdict::no_device, "no CUDA device is present (cudaGetDeviceCount found none)");

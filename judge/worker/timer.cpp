@@ -167,31 +167,34 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
 class CuptiTimer final : public Timer {
  public:
   // Null, with the reason in `why`, when CUPTI refuses.
-  static std::unique_ptr<Timer> create(std::string& why) {
+  static std::unique_ptr<Timer> create(std::string& why, TracingScope scope) {
     if (CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed); r != CUPTI_SUCCESS) {
       why = describe("registering activity callbacks", r);
       return nullptr;
     }
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);  // left on by an earlier timer in this process
-    for (CUpti_ActivityKind kind : kActivities) {
-      if (CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS) {
-        disable_all();
-        why = describe("enabling activity records", r);
-        return nullptr;
-      }
+    std::unique_ptr<CuptiTimer> t(new CuptiTimer());
+    t->scope_ = scope;
+    // Enabled once here even when only windows are traced: what CUPTI refuses, it refuses now, not mid-run.
+    if (CUptiResult r = t->enable(KernelTracing::serialized); r != CUPTI_SUCCESS) {
+      disable_all();
+      why = describe("enabling activity records", r);
+      return nullptr;
     }
-    return std::unique_ptr<Timer>(new CuptiTimer());
+    if (scope == TracingScope::windows) disable_all();
+    return t;
   }
 
   bool set_kernel_tracing(KernelTracing mode) override {
     if (mode == tracing_) return true;
-    auto kind = [](KernelTracing m) {
-      return m == KernelTracing::serialized ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-    };
+    if (scope_ == TracingScope::windows) {  // nothing is enabled between windows: the next begin() enables it
+      tracing_ = mode;
+      return true;
+    }
     flush();
-    if (cuptiActivityDisable(kind(tracing_)) != CUPTI_SUCCESS) return false;
-    if (cuptiActivityEnable(kind(mode)) != CUPTI_SUCCESS) {
-      if (cuptiActivityEnable(kind(tracing_)) != CUPTI_SUCCESS)
+    if (cuptiActivityDisable(kernel_kind(tracing_)) != CUPTI_SUCCESS) return false;
+    if (cuptiActivityEnable(kernel_kind(mode)) != CUPTI_SUCCESS) {
+      if (cuptiActivityEnable(kernel_kind(tracing_)) != CUPTI_SUCCESS)
         throw Error("CUPTI could neither switch its kernel tracing nor restore it");
       return false;
     }
@@ -204,6 +207,9 @@ class CuptiTimer final : public Timer {
   }
 
   int begin(bool deliver) override {
+    if (scope_ == TracingScope::windows) {
+      if (CUptiResult r = enable(tracing_); r != CUPTI_SUCCESS) throw Error(describe("enabling activity records", r));
+    }
     // Deliver everything recorded since the last window: the judge's own work (generation, poisoning, checks,
     // L2 flush) is dropped; anything else ran while no call was being timed.
     if (deliver) flush();
@@ -219,6 +225,7 @@ class CuptiTimer final : public Timer {
   Span end() override {
     std::uint64_t window_end = now();
     flush();
+    if (scope_ == TracingScope::windows) disable_all();
     std::lock_guard<std::mutex> lock(sink().mutex);
     Span s;
     std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
@@ -265,6 +272,15 @@ class CuptiTimer final : public Timer {
   void learn_own_stream(cudaStream_t stream) override {
     DeviceBuffer probe(4);
     JUDGE_CUDA_CHECK(cudaDeviceSynchronize());
+    if (scope_ == TracingScope::windows) {
+      if (CUptiResult r = enable(tracing_); r != CUPTI_SUCCESS) throw Error(describe("enabling activity records", r));
+    }
+    struct Off {  // tracing goes off again however this ends
+      TracingScope scope;
+      ~Off() {
+        if (scope == TracingScope::windows) disable_all();
+      }
+    } off{scope_};
     flush();
     {
       std::lock_guard<std::mutex> lock(sink().mutex);
@@ -308,6 +324,7 @@ class CuptiTimer final : public Timer {
   int windows_ = 0;
   std::uint64_t window_start_ = 0;
   KernelTracing tracing_ = KernelTracing::serialized;
+  TracingScope scope_ = TracingScope::always;
   std::uint32_t own_stream_ = 0;
   bool known_own_stream_ = false;
   int foreign_ = 0;
@@ -319,6 +336,16 @@ class CuptiTimer final : public Timer {
   }
   static constexpr CUpti_ActivityKind kActivities[] = {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                                        CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET};
+  static CUpti_ActivityKind kernel_kind(KernelTracing m) {
+    return m == KernelTracing::serialized ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  }
+  // The kernel records `mode` asks for, memcpys and memsets.
+  static CUptiResult enable(KernelTracing mode) {
+    for (CUpti_ActivityKind k : {kernel_kind(mode), CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
+                                 CUPTI_ACTIVITY_KIND_MEMSET})
+      if (CUptiResult r = cuptiActivityEnable(k); r != CUPTI_SUCCESS) return r;
+    return CUPTI_SUCCESS;
+  }
   static void disable_all() {
     for (CUpti_ActivityKind k : kActivities) cuptiActivityDisable(k);
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
@@ -367,11 +394,11 @@ class EventTimer final : public Timer {
 
 std::unique_ptr<Timer> make_timer(bool allow_cupti) { return choose_timer(allow_cupti).timer; }
 
-TimerChoice choose_timer(bool allow_cupti) {
+TimerChoice choose_timer(bool allow_cupti, TracingScope scope) {
   TimerChoice choice;
   if (allow_cupti && !std::getenv("JUDGE_NO_CUPTI")) {
     std::string why;
-    choice.timer = CuptiTimer::create(why);
+    choice.timer = CuptiTimer::create(why, scope);
     if (!choice.timer) choice.warning = why + "; timing with CUDA events on the legacy stream instead";
   }
   if (!choice.timer) choice.timer = std::make_unique<EventTimer>();

@@ -25,6 +25,13 @@ namespace judge {
 
 enum class KernelTracing { serialized, concurrent };
 
+// When CUPTI records. always: the solver's timer, which must also see what solve() runs between windows (foreign
+// work). windows: the worker's, which needs only its probe kernel inside each window; its own kernels (generation,
+// references, checks) run untraced. Measured 2026-11-29 on an H200: with kernel records on all the time, the
+// worker's cuFFT reference failed with cudaErrorIllegalAddress in 6 to 7 of 8 judges of the FFT challenge run at
+// once (never alone, never with CUPTI off), so the worker traces nothing it does not time.
+enum class TracingScope { always, windows };
+
 struct Span {
   double gpu_ms = 0;  // last end - first start
   int records = 0;    // activities seen in the window; 0 means the call did no GPU work
@@ -72,7 +79,7 @@ struct TimerChoice {
   std::string warning;
 };
 // As make_timer, saying why CUPTI could not be used (e.g. another profiler, such as Nsight Compute, holds it).
-TimerChoice choose_timer(bool allow_cupti);
+TimerChoice choose_timer(bool allow_cupti, TracingScope scope = TracingScope::always);
 // Teaches the chosen timer the judge's stream, once the context exists. A CUPTI timer that records nothing there
 // (another tool took CUPTI's activity records) is replaced by events, with a warning: timing goes on, less exactly.
 void adopt_own_stream(TimerChoice& choice, cudaStream_t stream);
