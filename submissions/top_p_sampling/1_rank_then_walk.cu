@@ -1,5 +1,5 @@
 // Rung 1: every token's rank in the sorted order by counting (a thread per token compares its logit with all the
-// others), then one thread walks the sorted tokens: softmax denominator, nucleus, draw.
+// others), then one thread walks the sorted tokens in double: softmax denominator, nucleus, draw.
 // The rank of token i is the number of tokens that come before it: a larger logit, or an equal one with a smaller
 // index, so the ranks are a permutation and ties follow the statement's rule. O(vocab_size^2) comparisons (2.5e9 at
 // 50,000: milliseconds on a GPU) and a sequential walk; no sort needed.
@@ -29,27 +29,29 @@ __global__ void rank_kernel(const float* logits, int* sorted, int n) {
   sorted[rank] = i;
 }
 
+// The sums run in double: 262,144 float terms added one by one (the stress case) drift by more than the 1e-5
+// margin the cases keep from every boundary (statement, "Checking"), and this walk adds them one by one.
 __global__ void walk_kernel(const float* logits, const int* sorted, const float* p, const int* seed, int* out, int n) {
-  const float top = logits[sorted[0]];
-  float z = 0.0f;
-  for (int i = 0; i < n; ++i) z += expf(logits[sorted[i]] - top);
+  const double top = logits[sorted[0]];
+  double z = 0.0;
+  for (int i = 0; i < n; ++i) z += exp(static_cast<double>(logits[sorted[i]]) - top);
   // Nucleus: the first m tokens, m the first position whose cumulative probability reaches p (all if none does).
-  const float target = *p * z;
-  float s = 0.0f;
+  const double target = static_cast<double>(*p) * z;
+  double s = 0.0;
   int m = n;
   for (int i = 0; i < n; ++i) {
-    s += expf(logits[sorted[i]] - top);
+    s += exp(static_cast<double>(logits[sorted[i]]) - top);
     if (s >= target) {
       m = i + 1;
       break;
     }
   }
   // Draw: the first position whose cumulative mass exceeds u times the nucleus's mass.
-  const float t = draw(*seed) * s;
-  float c = 0.0f;
+  const double t = static_cast<double>(draw(*seed)) * s;
+  double c = 0.0;
   int j = m - 1;
   for (int i = 0; i < m; ++i) {
-    c += expf(logits[sorted[i]] - top);
+    c += exp(static_cast<double>(logits[sorted[i]]) - top);
     if (c > t) {
       j = i;
       break;
