@@ -8,7 +8,8 @@ import os
 import sys
 
 DURATION = "gpu__time_duration.sum"
-DRAM = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+# The first one present wins: Nsight Compute releases renamed a few (judge/core/run/ncu.cpp reads the same lists).
+DRAM = ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")
 MEMORY = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
 SM = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
 ACHIEVED = "sm__warps_active.avg.pct_of_peak_sustained_active"
@@ -30,10 +31,18 @@ def rows(path):
 
 
 def num(row, key):
-    try:
-        return float(row[key].replace(",", ""))
-    except (KeyError, ValueError):
-        return None
+    for k in (key,) if isinstance(key, str) else key:
+        try:
+            return float(row[k].replace(",", ""))
+        except (KeyError, ValueError):
+            continue
+    return None
+
+
+def short_name(full):
+    """'void (anonymous namespace)::scan<float, 256>(const float *, int)' -> 'scan'."""
+    name = full.replace("(anonymous namespace)::", "").split("(")[0].split("<")[0].strip()
+    return name.split(" ")[-1].split("::")[-1] or full
 
 
 def stalls(row):
@@ -72,7 +81,7 @@ def main():
             if not found:
                 print(f"| {cid} | {case} | (no kernel profiled: see {path[:-4]}.err) |||||||||")
             for r in found:
-                name = r.get("Kernel Name", "?").split("(")[0].split("<")[0].split(" ")[-1].split("::")[-1]
+                name = short_name(r.get("Kernel Name", "?"))
                 dur = num(r, DURATION)
                 print(f"| {cid} | {case} | {name} | {r.get('Grid Size', '?')} x {r.get('Block Size', '?')} | "
                       f"{'-' if dur is None else f'{dur / 1e3:.1f}'} | {pct(r, DRAM)} | {pct(r, MEMORY)} | {pct(r, SM)} | "
