@@ -28,7 +28,7 @@ enum class KernelTracing { serialized, concurrent };
 // When CUPTI records. always: the solver's timer, which must also see what solve() runs between windows (foreign
 // work). windows: the worker's, which needs only its probe kernel inside each window; its own kernels (generation,
 // references, checks) run untraced. Measured 2026-11-29 on an H200: with kernel records on all the time, the
-// worker's cuFFT reference failed with cudaErrorIllegalAddress in 6 to 7 of 8 judges of the FFT challenge run at
+// worker's cuFFT reference failed with cudaErrorIllegalAddress in 7 of 8 judges of the FFT challenge run at
 // once (never alone, never with CUPTI off), so the worker traces nothing it does not time.
 enum class TracingScope { always, windows };
 
