@@ -26,7 +26,7 @@ if [ "${1:-}" = --quick ]; then
   shift
   ctest --output-on-failure -j "$(nproc)" --timeout 600 -L host "$@"
   ctest --output-on-failure -j "$(nproc)" --timeout 600 --resource-spec-file gpu-resources.json "$@" -R \
-    '^(Generators\.|Checkers\.|Reference\.MatchesCpuDouble|Files/Corpus\.GetsItsVerdict/vector_add_(forged_verdict_messages|write_past_end|accept_multi_stream)|ConcurrentSubmit\.|CalibrationGpu\.FiguresArePlausible)'
+    '^(Generators\.|Checkers\.|SolverMemory\.|Reference\.MatchesCpuDouble|Files/Corpus\.GetsItsVerdict/vector_add_(forged_verdict_messages|write_past_end|accept_multi_stream)|ConcurrentSubmit\.|CalibrationGpu\.FiguresArePlausible)'
   exit
 fi
 if [ "${1:-}" = --resume ] || [ "${1:-}" = --restart ]; then

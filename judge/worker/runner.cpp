@@ -623,7 +623,10 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
   int current_call = -1;  // the call a CUDA error or exception escaped from belongs to the last one started
   auto call = [&](int i, bool window, KernelTracing tracing) {
     current_call = i;
-    if (held) held_before = held->read();
+    // The solver is stopped between calls, so its own figure before a call is the one after the last: one NVML
+    // query per call. The device's figure moves with other processes between calls, so it is read again.
+    if (held)
+      held_before = held->source() == MemorySource::solver && held_after ? held_after : held->read();
     CallSample sample = call_solution(ctx, c.name, i, window, tracing);
     if (held) held_after = held->read();
     return sample;
