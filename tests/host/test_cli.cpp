@@ -57,7 +57,8 @@ extern "C" void solve(const float* A, float* C, int N) {}
 // A stand-in for judge-worker. `probe` names a fake GPU; `run --job FILE --message-fd 3` reads the cases from the
 // job file and plays $FAKE_SCENARIO: accept (every test accepted, every benchmark timed at 2 ms), wrong (the first
 // test is a wrong answer) or late (the tests pass, the first benchmark's 4th call is a wrong answer). $FAKE_JOB_COPY,
-// when set, receives a copy of the job file; $FAKE_TIMER_WARNING, when set, is sent as the timer's warning.
+// when set, receives a copy of the job file; $FAKE_TIMER_WARNING, when set, is sent as the timer's warning;
+// $FAKE_NOTICE, when set, as a notice (the worker's word for "the leak watch reads device-wide memory").
 const char* kFakeWorker = R"(#!/bin/bash
 if [ "$1" = probe ]; then
   echo '{"devices":[{"name":"Fake GPU","compute_capability":"9.0","sm_count":2}]}'
@@ -72,6 +73,7 @@ send() { printf '%s\n' "$1" >&3; }
 send '{"event":"device","device":{"name":"Fake GPU","compute_capability":"9.0"},"timer":"fake"}'
 send '{"event":"protections","protections":[{"name":"uid drop","on":true,"why":"as 65534"},{"name":"seccomp","on":false,"why":"fake: no filter here"}]}'
 [ -n "$FAKE_TIMER_WARNING" ] && send '{"event":"timer","timer":"events","warning":"'"$FAKE_TIMER_WARNING"'"}'
+[ -n "$FAKE_NOTICE" ] && send '{"event":"notice","notice":"'"$FAKE_NOTICE"'"}'
 if [ "$FAKE_SCENARIO" = wrong ]; then
   c=${tests%% *}
   send '{"event":"case_begin","case":"'$c'"}'
@@ -815,6 +817,18 @@ TEST_F(Cli, TimerWarningIsShown) {
   EXPECT_CONTAINS(r.out, "timer events", r);
   r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice", "--json"});
   EXPECT_EQ(parse(r).at("timer_warning"), "CUPTI failed enabling activity records") << r;
+}
+
+TEST_F(Cli, WorkerNoticeIsShownAndChangesNothing) {
+  require_nvcc();
+  env_["FAKE_NOTICE"] = "the leak watch reads the GPU's free memory: NVML lists none of the solver's processes";
+  auto r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "alice"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_CONTAINS(r.all(), "the leak watch reads the GPU's free memory: NVML lists none", r);
+  r = judge({"submit", "vadd", (dir_ / "solve.cu").string(), "--name", "bob", "--json"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(parse(r).at("verdict"), "accepted") << r;
+  EXPECT_EQ(r.out.find("NVML lists none"), std::string::npos) << "a notice is not part of the JSON document\n" << r;
 }
 
 TEST_F(Cli, RunWithAnUnknownCaseListsTheCases) {
