@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -47,7 +48,13 @@ struct SolverMemory::Nvml {
   }
 };
 
-SolverMemory::SolverMemory(const std::string& gpu_uuid, int solver_pid) {
+SolverMemory::SolverMemory(std::string gpu_uuid, int solver_pid)
+    : gpu_uuid_(std::move(gpu_uuid)), solver_pid_(solver_pid) {}
+
+void SolverMemory::open() {
+  opened_ = true;
+  const std::string& gpu_uuid = gpu_uuid_;
+  const int solver_pid = solver_pid_;
   auto nvml = std::make_unique<Nvml>();
   nvml->library = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!nvml->library) {
@@ -86,6 +93,7 @@ SolverMemory::SolverMemory(const std::string& gpu_uuid, int solver_pid) {
 SolverMemory::~SolverMemory() { delete nvml_; }
 
 std::optional<std::size_t> SolverMemory::held() {
+  if (!opened_) open();
   if (!nvml_) return std::nullopt;
   // Every process with a context on the GPU: a few per judge sharing it, rarely more than a few dozen.
   std::vector<NvmlProcessInfo> infos(64);
