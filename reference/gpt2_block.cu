@@ -276,10 +276,9 @@ struct WeightValue {
   JUDGE_HD double uniform(std::int64_t e, double lo, double hi) const {
     return lo + (hi - lo) * judge::gen::unit(key, static_cast<std::uint64_t>(2 * e));
   }
-  JUDGE_HD double normal(std::int64_t e) const {  // Box-Muller on two draws of element e
-    const double u1 = 1.0 - judge::gen::unit(key, static_cast<std::uint64_t>(2 * e));  // (0, 1]
-    const double u2 = judge::gen::unit(key, static_cast<std::uint64_t>(2 * e + 1));
-    return std * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+  JUDGE_HD double normal(std::int64_t e) const {  // two draws of element e
+    return std * judge::box_muller(judge::gen::unit(key, static_cast<std::uint64_t>(2 * e)),
+                                   judge::gen::unit(key, static_cast<std::uint64_t>(2 * e + 1)));
   }
   JUDGE_HD double operator()(std::int64_t e) const {
     if (e < O_LN1_B) return uniform(e, 0.8, 1.2);                              // gamma1

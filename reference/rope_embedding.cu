@@ -128,10 +128,7 @@ struct HalfSplit {
   JUDGE_HD double operator()(std::int64_t i) const {
     const std::int64_t r = i / cols, k = (i % cols) % half;
     const std::uint64_t u = static_cast<std::uint64_t>(r * half + k);
-    if (stddev > 0) {  // Box-Muller
-      const double u1 = judge::gen::unit(key, 2 * u), u2 = judge::gen::unit(key, 2 * u + 1);
-      return stddev * sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
-    }
+    if (stddev > 0) return stddev * judge::box_muller(judge::gen::unit(key, 2 * u), judge::gen::unit(key, 2 * u + 1));
     return low + width * judge::gen::unit(key, u);
   }
 };

@@ -136,9 +136,8 @@ inline void draw_logits(std::uint64_t key, std::int64_t n, const CaseArgs& a, st
     if (a.mode == 1) {
       v = n > 1 ? -a.scale + 2.0 * a.scale * static_cast<double>(i) / static_cast<double>(n - 1) : 0.0;
     } else {
-      const double u1 = judge::unit_double(judge::counter_hash(key ^ 0x746f7070ull, 2 * i));
-      const double u2 = judge::unit_double(judge::counter_hash(key ^ 0x746f7070ull, 2 * i + 1));
-      v = a.scale * std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(6.283185307179586 * u2);
+      v = a.scale * judge::box_muller(judge::unit_double(judge::counter_hash(key ^ 0x746f7070ull, 2 * i)),
+                                      judge::unit_double(judge::counter_hash(key ^ 0x746f7070ull, 2 * i + 1)));
     }
     out[i] = static_cast<float>(std::min(100.0, std::max(-100.0, v)));
   }

@@ -2,6 +2,7 @@
 // Counter-based random numbers: value i of a stream is a pure function of (key, i). Inputs are therefore generated
 // in parallel on the GPU, regenerated later to prove an input was not modified, reproduced on the CPU by tests, and
 // replayed from a printed seed. Host and device share this one definition.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -26,6 +27,13 @@ JUDGE_HD inline std::uint64_t counter_hash(std::uint64_t key, std::uint64_t coun
 
 // Uniform in [0, 1) with 53 random bits.
 JUDGE_HD inline double unit_double(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+
+// A standard normal value from two independent uniforms in [0, 1) (Box-Muller; 1 - a is in (0, 1], so the log is
+// finite). The generators that draw normal values (points, RoPE tables, the transformer blocks' weights, top-p's
+// logits) share it.
+JUDGE_HD inline double box_muller(double a, double b) {
+  return sqrt(-2.0 * log(1.0 - a)) * cos(6.283185307179586 * b);
+}
 
 // A stream key for (seed, label): cases and parameters are keyed by name, so adding a case does not change the
 // inputs of the others. A keyed SHA-256, not a mix of the two: the submission sees the values of a stream, from which

@@ -29,10 +29,10 @@ struct Points {
                                              static_cast<double>(clusters));
     if (cluster >= clusters) cluster = clusters - 1;
     double centre = low + width * unit(key ^ 0x63656e74ull, static_cast<std::uint64_t>(cluster * dims + d));
-    // Box-Muller from two independent uniforms of this element.
-    double u1 = 1.0 - unit(key ^ 0x6e6f726dull, static_cast<std::uint64_t>(e));  // (0, 1]
-    double u2 = unit(key ^ 0x616e676cull, static_cast<std::uint64_t>(e));
-    double x = centre + spread * width * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    // A normal draw from two independent uniforms of this element.
+    double x = centre + spread * width *
+                            box_muller(unit(key ^ 0x6e6f726dull, static_cast<std::uint64_t>(e)),
+                                       unit(key ^ 0x616e676cull, static_cast<std::uint64_t>(e)));
     const double top = low + width * (1.0 - 0x1.0p-24);  // stays below high after rounding to float
     return x < low ? low : x > top ? top : x;
   }
