@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "judge/core/run/solver_process.hpp"
@@ -55,6 +56,28 @@ TEST(SolverProcess, StoppedBetweenCommands) {
   EXPECT_EQ(process_state(solver.pid()), 'T') << "stopped after a reply";
   solver.resume();
   EXPECT_NE(process_state(solver.pid()), 'T');
+}
+
+// The executable's descriptor and the socket's are opened where they fall: with 3 free the executable gets 3, which
+// the child's move of the socket onto 3 used to replace (the solver then failed to start with EACCES).
+TEST(SolverProcess, StartsWhenDescriptorThreeIsFree) {
+  const int saved = ::fcntl(3, F_DUPFD_CLOEXEC, 100);  // whatever the test runner left on 3, put back below
+  ::close(3);
+  int lowest = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ::close(lowest);
+  std::string error;
+  try {
+    auto solver = judge::SolverProcess::start(fake());
+    EXPECT_TRUE(solver.request({{"cmd", "ping"}}).ok);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (saved >= 0) {
+    ::dup2(saved, 3);
+    ::close(saved);
+  }
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(lowest, 3) << "3 was not the lowest free descriptor: this run proves nothing";
 }
 
 TEST(SolverProcess, StartsWithNothingOfTheJudges) {

@@ -61,6 +61,17 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
   return out;
 }
 
+// `fd` itself if it is above the numbers the solver's descriptors get (3 and 4), else a close-on-exec copy above them
+// (the original closed); -1, errno set, if `fd` is -1 or the copy fails.
+int above_child_fds(int fd) {
+  if (fd < 0 || fd > 4) return fd;
+  const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 5);
+  const int error = errno;
+  ::close(fd);
+  errno = error;
+  return high;
+}
+
 fs::path make_scratch(const std::optional<Credentials>& owner) {
   std::string pattern = (fs::temp_directory_path() / "judge-solver-XXXXXX").string();
   if (!::mkdtemp(pattern.data()))
@@ -108,13 +119,19 @@ SolverProcess SolverProcess::spawn(const SolverOptions& o) {
 
   // Opened as the worker: the solver's uid may not be able to reach the build tree (under /root, say), but it can
   // run the file it is handed.
-  const int exe = ::open(o.executable.c_str(), O_RDONLY | O_CLOEXEC);
+  // Both descriptors the child moves to 3 and 4 are first put above them: a process with 3 free (a test run from a
+  // shell) would otherwise get the executable as 3, which the child's dup2 of the socket onto 3 replaces.
+  const int exe = above_child_fds(::open(o.executable.c_str(), O_RDONLY | O_CLOEXEC));
   if (exe < 0)
     JUDGE_THROW(Error, "cannot open the solver executable {}: {} (is the judge installed whole?)",
                 o.executable.string(), std::strerror(errno));
-  int sv[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    JUDGE_THROW(Error, "cannot create the solver's control socket: {}", std::strerror(errno));
+  int sv[2] = {-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || (sv[1] = above_child_fds(sv[1])) < 0) {
+    const int error = errno;
+    ::close(exe);
+    if (sv[0] >= 0) ::close(sv[0]);
+    JUDGE_THROW(Error, "cannot create the solver's control socket: {}", std::strerror(error));
+  }
   const pid_t parent = ::getpid();
   const std::string scratch = s.scratch_.string();
   pid_t pid = ::fork();
