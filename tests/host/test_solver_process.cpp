@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <fcntl.h>
@@ -78,6 +79,26 @@ TEST(SolverProcess, StartsWhenDescriptorThreeIsFree) {
   }
   EXPECT_EQ(error, "");
   EXPECT_EQ(lowest, 3) << "3 was not the lowest free descriptor: this run proves nothing";
+}
+
+// A host-memory bomb in solve() is the OOM killer's first victim, not the judge; a crash writes no core file.
+TEST(SolverProcess, IsTheOomKillersFirstChoiceAndDumpsNoCore) {
+  auto solver = judge::SolverProcess::start(fake());
+  const std::string proc = "/proc/" + std::to_string(solver.pid());
+  std::ifstream score(proc + "/oom_score_adj");
+  int adj = 0;
+  if (!(score >> adj)) GTEST_SKIP() << "no " << proc << "/oom_score_adj here";
+  EXPECT_EQ(adj, 1000);
+  std::ifstream limits(proc + "/limits");
+  std::string line, core;
+  while (std::getline(limits, line))
+    if (line.rfind("Max core file size", 0) == 0) core = line;
+  ASSERT_FALSE(core.empty()) << "no core line in " << proc << "/limits";
+  std::istringstream fields(core.substr(std::string("Max core file size").size()));
+  std::string soft, hard;
+  fields >> soft >> hard;
+  EXPECT_EQ(soft, "0") << core;
+  EXPECT_EQ(hard, "0") << core;
 }
 
 TEST(SolverProcess, StartsWithNothingOfTheJudges) {

@@ -142,7 +142,9 @@ SolverProcess SolverProcess::spawn(const SolverOptions& o) {
     JUDGE_THROW(Error, "cannot start the solver process: fork failed: {}", std::strerror(errno));
   }
   if (pid == 0) {
-    // Async-signal-safe calls only from here to exec.
+    // Async-signal-safe calls only from here to exec. First, while /proc/self is still ours to write: a memory bomb in
+    // solve() takes the solver down, not the judge.
+    make_expendable();
     if (::dup2(sv[1], 3) < 0) ::_exit(126);
     int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull < 0 || ::dup2(devnull, 0) < 0) ::_exit(126);
