@@ -24,6 +24,7 @@
 
 #include "judge/core/base/leaderboard_location.hpp"
 #include "judge/core/store/leaderboard_store.hpp"
+#include "judge/core/store/store_rows.hpp"
 
 namespace judge {
 namespace {
@@ -121,6 +122,21 @@ class Result {
     return value;
   }
   bool boolean(int row, int column) const { return text(row, column) == "t"; }
+
+  // One row, read as store_rows.hpp reads rows.
+  class Row {
+   public:
+    Row(const Result& rows, int row) : rows_(rows), row_(row) {}
+    std::string text(int column) const { return rows_.text(row_, column); }
+    double real(int column) const { return rows_.real(row_, column); }
+    std::int64_t integer(int column) const { return rows_.integer(row_, column); }
+    bool boolean(int column) const { return rows_.boolean(row_, column); }
+
+   private:
+    const Result& rows_;
+    int row_;
+  };
+  Row row(int row) const { return Row(*this, row); }
 
  private:
   std::unique_ptr<PGresult, ResultClear> result_;
@@ -355,23 +371,6 @@ int open_schema(Connection& connection) {
   return version;
 }
 
-SubmissionRecord read_submission(const Result& rows, int row) {
-  SubmissionRecord s;
-  s.id = rows.integer(row, 0);
-  s.challenge = rows.text(row, 1);
-  s.user = rows.text(row, 2);
-  s.gpu_name = rows.text(row, 3);
-  s.compute_capability = rows.text(row, 4);
-  s.created_at = rows.text(row, 5);
-  s.score_ms = rows.real(row, 6);
-  s.source_hash = rows.text(row, 7);
-  s.source = rows.text(row, 8);
-  s.judge_version = rows.text(row, 9);
-  s.protections = store::protections_from_text(rows.text(row, 10));
-  s.run_key = rows.text(row, 11);
-  return s;
-}
-
 // Fills in each submission's cases, in the order they were recorded: one query for all of them, which matters when
 // the server is across a network.
 void read_cases(const Connection& connection, std::vector<SubmissionRecord>& submissions, std::string_view doing) {
@@ -387,21 +386,8 @@ void read_cases(const Connection& connection, std::vector<SubmissionRecord>& sub
       "SELECT submission_id, name, median_ms, min_ms, spread_pct, samples, gflops, gbps, reference_ms, stress, "
       "verdict, beyond FROM case_results WHERE submission_id = ANY ($1::bigint[]) ORDER BY submission_id, ordinal",
       {ids}, doing);
-  for (int row = 0; row < rows.rows(); ++row) {
-    CaseRecord c;
-    c.name = rows.text(row, 1);
-    c.median_ms = rows.real(row, 2);
-    c.min_ms = rows.real(row, 3);
-    c.spread_pct = rows.real(row, 4);
-    c.samples = static_cast<int>(rows.integer(row, 5));
-    c.gflops = rows.real(row, 6);
-    c.gbps = rows.real(row, 7);
-    c.reference_ms = rows.real(row, 8);
-    c.stress = rows.boolean(row, 9);
-    c.verdict = rows.text(row, 10);
-    c.beyond = rows.text(row, 11);
-    by_id.at(rows.integer(row, 0))->cases.push_back(std::move(c));
-  }
+  for (int row = 0; row < rows.rows(); ++row)
+    by_id.at(rows.integer(row, 0))->cases.push_back(store::case_from(rows.row(row), 1));
 }
 
 // The same ranking as the SQLite store's (see read_ranking there): best run per user, lowest score, then earliest
@@ -421,16 +407,7 @@ std::vector<RankingEntry> read_ranking(const Connection& connection, const std::
     ORDER BY rank)sql",
                                       {challenge, gpu_name}, doing);
   std::vector<RankingEntry> entries;
-  for (int row = 0; row < rows.rows(); ++row) {
-    RankingEntry e;
-    e.rank = static_cast<int>(rows.integer(row, 0));
-    e.user = rows.text(row, 1);
-    e.score_ms = rows.real(row, 2);
-    e.submission_id = rows.integer(row, 3);
-    e.created_at = rows.text(row, 4);
-    e.attempts = static_cast<int>(rows.integer(row, 5));
-    entries.push_back(std::move(e));
-  }
+  for (int row = 0; row < rows.rows(); ++row) entries.push_back(store::ranking_entry_from(rows.row(row)));
   return entries;
 }
 
@@ -494,18 +471,7 @@ class PostgresStore final : public LeaderboardStore {
       ORDER BY runs.challenge, runs.gpu_name)sql",
                                          {}, "reading the overview");
     std::vector<BoardSummary> boards;
-    for (int row = 0; row < rows.rows(); ++row) {
-      BoardSummary b;
-      b.challenge = rows.text(row, 0);
-      b.gpu_name = rows.text(row, 1);
-      b.leader = rows.text(row, 2);
-      b.score_ms = rows.real(row, 3);
-      b.submission_id = rows.integer(row, 4);
-      b.created_at = rows.text(row, 5);
-      b.users = static_cast<int>(rows.integer(row, 6));
-      b.submissions = static_cast<int>(rows.integer(row, 7));
-      boards.push_back(std::move(b));
-    }
+    for (int row = 0; row < rows.rows(); ++row) boards.push_back(store::board_from(rows.row(row)));
     return boards;
   }
 
@@ -521,7 +487,7 @@ class PostgresStore final : public LeaderboardStore {
                     kSubmissionColumns),
         {challenge, user}, doing);
     std::vector<SubmissionRecord> submissions;
-    for (int row = 0; row < rows.rows(); ++row) submissions.push_back(read_submission(rows, row));
+    for (int row = 0; row < rows.rows(); ++row) submissions.push_back(store::submission_from(rows.row(row)));
     read_cases(connection_, submissions, doing);
     transaction.commit();
     return submissions;
@@ -534,7 +500,7 @@ class PostgresStore final : public LeaderboardStore {
     const Result rows = connection_.exec(fmt::format("SELECT {} FROM submissions WHERE id = $1", kSubmissionColumns),
                                          {std::to_string(id)}, doing);
     std::vector<SubmissionRecord> found;
-    if (rows.rows() > 0) found.push_back(read_submission(rows, 0));
+    if (rows.rows() > 0) found.push_back(store::submission_from(rows.row(0)));
     read_cases(connection_, found, doing);
     transaction.commit();
     if (found.empty()) return std::nullopt;

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "judge/core/store/leaderboard_store.hpp"
+#include "judge/core/store/store_rows.hpp"
 
 namespace judge {
 namespace {
@@ -234,6 +235,7 @@ class Statement {
     return sqlite3_column_double(stmt_, column);
   }
   std::int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+  bool boolean(int column) const { return integer(column) != 0; }
 
  private:
   void check(int rc) const {
@@ -344,23 +346,6 @@ int open_schema(const Connection& connection) {
   return version;
 }
 
-SubmissionRecord read_submission(const Statement& row) {
-  SubmissionRecord s;
-  s.id = row.integer(0);
-  s.challenge = row.text(1);
-  s.user = row.text(2);
-  s.gpu_name = row.text(3);
-  s.compute_capability = row.text(4);
-  s.created_at = row.text(5);
-  s.score_ms = row.real(6);
-  s.source_hash = row.text(7);
-  s.source = row.text(8);
-  s.judge_version = row.text(9);
-  s.protections = store::protections_from_text(row.text(10));
-  s.run_key = row.text(11);
-  return s;
-}
-
 // Fills in each submission's cases, in the order they were recorded.
 void read_cases(const Connection& connection, int version, std::vector<SubmissionRecord>& submissions,
                 std::string_view doing) {
@@ -370,21 +355,7 @@ void read_cases(const Connection& connection, int version, std::vector<Submissio
                   doing);
   for (auto& s : submissions) {
     query.bind(1, s.id);
-    while (query.step()) {
-      CaseRecord c;
-      c.name = query.text(0);
-      c.median_ms = query.real(1);
-      c.min_ms = query.real(2);
-      c.spread_pct = query.real(3);
-      c.samples = static_cast<int>(query.integer(4));
-      c.gflops = query.real(5);
-      c.gbps = query.real(6);
-      c.reference_ms = query.real(7);
-      c.stress = query.integer(8) != 0;
-      c.verdict = query.text(9);
-      c.beyond = query.text(10);
-      s.cases.push_back(std::move(c));
-    }
+    while (query.step()) s.cases.push_back(store::case_from(query, 0));
     query.reset();
   }
 }
@@ -409,16 +380,7 @@ std::vector<RankingEntry> read_ranking(const Connection& connection, const std::
   query.bind(1, challenge);
   query.bind(2, gpu_name);
   std::vector<RankingEntry> entries;
-  while (query.step()) {
-    RankingEntry e;
-    e.rank = static_cast<int>(query.integer(0));
-    e.user = query.text(1);
-    e.score_ms = query.real(2);
-    e.submission_id = query.integer(3);
-    e.created_at = query.text(4);
-    e.attempts = static_cast<int>(query.integer(5));
-    entries.push_back(std::move(e));
-  }
+  while (query.step()) entries.push_back(store::ranking_entry_from(query));
   return entries;
 }
 
@@ -529,18 +491,7 @@ class SqliteStore final : public LeaderboardStore {
       ORDER BY runs.challenge, runs.gpu_name)sql",
                     "reading the overview");
     std::vector<BoardSummary> boards;
-    while (query.step()) {
-      BoardSummary b;
-      b.challenge = query.text(0);
-      b.gpu_name = query.text(1);
-      b.leader = query.text(2);
-      b.score_ms = query.real(3);
-      b.submission_id = query.integer(4);
-      b.created_at = query.text(5);
-      b.users = static_cast<int>(query.integer(6));
-      b.submissions = static_cast<int>(query.integer(7));
-      boards.push_back(std::move(b));
-    }
+    while (query.step()) boards.push_back(store::board_from(query));
     return boards;
   }
 
@@ -559,7 +510,7 @@ class SqliteStore final : public LeaderboardStore {
     query.bind(1, challenge);
     query.bind_optional(2, user);
     std::vector<SubmissionRecord> submissions;
-    while (query.step()) submissions.push_back(read_submission(query));
+    while (query.step()) submissions.push_back(store::submission_from(query));
     read_cases(connection_, version, submissions, doing);
     transaction.commit();
     return submissions;
@@ -574,7 +525,7 @@ class SqliteStore final : public LeaderboardStore {
                     doing);
     query.bind(1, id);
     std::vector<SubmissionRecord> found;
-    if (query.step()) found.push_back(read_submission(query));
+    if (query.step()) found.push_back(store::submission_from(query));
     read_cases(connection_, version, found, doing);
     transaction.commit();
     if (found.empty()) return std::nullopt;
