@@ -3,6 +3,7 @@
 // with its cause, the solver is stopped between commands, and it starts with nothing of the judge's.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -136,6 +137,26 @@ TEST(SolverProcess, DeathBySignalIsNamed) {
   EXPECT_EQ(again.failure, judge::SolverReply::Failure::died);
 }
 
+// A SIGKILL the worker did not send: the message says what sends one (the OOM killer, which takes the solver first)
+// and what to look for in solve(); one the worker sent says why it did.
+TEST(SolverProcess, SigkillFromOutsidePointsAtHostMemory) {
+  auto solver = judge::SolverProcess::start(fake());
+  judge::SolverReply r = solver.request({{"cmd", "sigkill"}});
+  EXPECT_EQ(r.failure, judge::SolverReply::Failure::died);
+  EXPECT_NE(r.death.find("SIGKILL"), std::string::npos) << r.death;
+  EXPECT_NE(r.hint.find("OOM killer"), std::string::npos) << r.hint;
+  EXPECT_NE(r.hint.find("host memory"), std::string::npos) << r.hint;
+}
+
+TEST(SolverProcess, DeathHints) {
+  EXPECT_EQ(judge::death_hint(0, false), "did solve() call exit()?");  // exit code 0
+  EXPECT_EQ(judge::death_hint(3 << 8, false), "");                      // exit code 3 says it all
+  EXPECT_EQ(judge::death_hint(SIGSEGV, false), "");
+  EXPECT_NE(judge::death_hint(SIGKILL, false).find("OOM killer"), std::string::npos);
+  EXPECT_EQ(judge::death_hint(SIGKILL, true).find("OOM killer"), std::string::npos);
+  EXPECT_NE(judge::death_hint(SIGSYS, false).find("another architecture"), std::string::npos);
+}
+
 TEST(SolverProcess, AbortIsNamed) {
   auto solver = judge::SolverProcess::start(fake());
   judge::SolverReply r = solver.request({{"cmd", "abort"}});
@@ -148,6 +169,7 @@ TEST(SolverProcess, ExitInsideIsANormalExit) {
   judge::SolverReply r = solver.request({{"cmd", "exit0"}});
   EXPECT_EQ(r.failure, judge::SolverReply::Failure::died);
   EXPECT_TRUE(r.exited_normally) << r.death;
+  EXPECT_EQ(r.hint, "did solve() call exit()?");
 }
 
 TEST(SolverProcess, ClosedChannelEndsTheSolverWithinSeconds) {
@@ -158,6 +180,7 @@ TEST(SolverProcess, ClosedChannelEndsTheSolverWithinSeconds) {
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.failure, judge::SolverReply::Failure::died);
   EXPECT_NE(r.death.find("SIGKILL"), std::string::npos) << r.death;
+  EXPECT_NE(r.hint.find("the worker killed it"), std::string::npos) << r.hint;
   EXPECT_LT(took, 10.0);
   EXPECT_NE(::kill(pid, 0), 0) << "nothing of it is left";
 }

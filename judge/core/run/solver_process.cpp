@@ -92,6 +92,23 @@ std::string describe_wait_status(int status) {
 
 }  // namespace
 
+std::string death_hint(int status, bool killed_by_worker) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "did solve() call exit()?";
+  if (!WIFSIGNALED(status)) return "";
+  switch (WTERMSIG(status)) {
+    case SIGKILL:
+      return killed_by_worker
+                 ? "it closed its control channel (descriptor 3) without ending, so the worker killed it"
+                 : "nothing in the judge sends SIGKILL during a call; the kernel's OOM killer does, and it takes the "
+                   "submission's process first when the machine runs out of memory: does solve() allocate host "
+                   "memory without bound?";
+    case SIGSYS:
+      return "a system call of another architecture (32-bit int 0x80), which the sandbox does not allow";
+    default:
+      return "";
+  }
+}
+
 SolverProcess SolverProcess::start(const SolverOptions& o) {
   SolverProcess s = spawn(o);
   s.await_ready();
@@ -251,6 +268,7 @@ void SolverProcess::reap(bool kill_first) {
     }
   }
   ::kill(pid_, SIGKILL);
+  killed_by_worker_ = true;
   while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
   }
   dead_ = true;
@@ -327,6 +345,7 @@ SolverReply SolverProcess::died() {
   r.failure = SolverReply::Failure::died;
   r.death = describe_wait_status(status_);
   r.exited_normally = WIFEXITED(status_) && WEXITSTATUS(status_) == 0;
+  r.hint = death_hint(status_, killed_by_worker_);
   return r;
 }
 
