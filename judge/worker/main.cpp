@@ -180,8 +180,8 @@ int run(const std::string& job_path, int fd) {
       judge::SolverReply loaded = solver.request({{"cmd", "load"}}, {library.get()});
       if (loaded.failure == judge::SolverReply::Failure::died) {
         fatal(judge::Verdict::crashed, fmt::format("the submission's process {} while its library was loaded (a "
-                                                   "static constructor?)",
-                                                   loaded.death));
+                                                   "static constructor?){}",
+                                                   loaded.death, loaded.hint.empty() ? "" : ": " + loaded.hint));
         return 1;
       }
       if (!loaded.ok)

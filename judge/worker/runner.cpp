@@ -39,7 +39,7 @@ struct ContextDestroyed {};
 // The solver process ended (a signal, an exit() inside solve(), a closed control channel).
 struct SolverDied {
   std::string death;
-  bool exited_normally = false;
+  std::string hint;  // SolverReply::hint
 };
 
 // A C++ exception escaped solve(): a runtime error, not the judge's problem.
@@ -188,7 +188,7 @@ class CaseData {
     SolverReply r = ctx_.solver.request({{"cmd", "case"}, {"buffers", buffers}, {"args", args}, {"stage", ctx_.stage}},
                                         fds);
     close_all();
-    if (r.failure == SolverReply::Failure::died) throw SolverDied{r.death, r.exited_normally};
+    if (r.failure == SolverReply::Failure::died) throw SolverDied{r.death, r.hint};
     if (!r.ok) throw CudaError(cudaErrorInvalidValue,
                                fmt::format("the solver process could not map the case's buffers: {}", r.message));
   }
@@ -214,7 +214,7 @@ struct CallSample {
 // Turns a failed reply into the exception the case handles.
 [[noreturn]] void raise_failure(const SolverReply& r) {
   switch (r.failure) {
-    case SolverReply::Failure::died: throw SolverDied{r.death, r.exited_normally};
+    case SolverReply::Failure::died: throw SolverDied{r.death, r.hint};
     case SolverReply::Failure::threw: throw SolveThrew{r.message};
     case SolverReply::Failure::context_destroyed: throw ContextDestroyed{};
     case SolverReply::Failure::cuda: throw SolveFailed{static_cast<cudaError_t>(r.cuda_code), r.where};
@@ -707,7 +707,7 @@ CaseResult run_case(RunnerContext& ctx, const Case& c, const CasePlan& plan) {
         current_call >= 0 ? fmt::format("solve() call {} of case {}", current_call + 1, c.name)
                           : fmt::format("the preparation of case {}", c.name);
     failed(Verdict::crashed, fmt::format("the submission's process {} during {}{}", d.death, where,
-                                         d.exited_normally ? ": did solve() call exit()?" : ""));
+                                         d.hint.empty() ? "" : ": " + d.hint));
     if (current_call < 0) r.failed_call = 0;
     throw ContextLost{r};
   } catch (const SolveThrew& t) {

@@ -156,6 +156,7 @@ TEST(Confine, CompileEnvironmentIsScrubbed) {
                                                        {"HOME", "/tmp/private"},
                                                        {"TMPDIR", "/tmp/private"},
                                                        {"LANG", "C"}}));
+  EXPECT_TRUE(o.setup.expendable) << "a template bomb must exhaust nvcc, not the judge";
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -347,6 +348,26 @@ TEST(Process, EnvironmentAndWorkingDirectoryAreHonoured) {
   EXPECT_EQ(child.output(), "added inherited new\n" + std::filesystem::canonical(dir.path()).string() + "\n");
   ::unsetenv("JUDGE_TEST_INHERITED");
   ::unsetenv("JUDGE_TEST_OVERRIDDEN");
+}
+
+// A child that runs or compiles a submission is the OOM killer's first choice and writes no core file; others
+// inherit ours.
+TEST(Process, ExpendableChildIsTheOomKillersFirstChoiceAndDumpsNoCore) {
+  std::ifstream own("/proc/self/oom_score_adj");
+  int ours = 0;
+  if (!(own >> ours)) GTEST_SKIP() << "no /proc/self/oom_score_adj here";
+  struct rlimit core = {};
+  ASSERT_EQ(::getrlimit(RLIMIT_CORE, &core), 0);
+  if (ours == 1000 && core.rlim_cur == 0) GTEST_SKIP() << "this test runs expendable itself: it would prove nothing";
+  auto options = sh("cat /proc/self/oom_score_adj; ulimit -c");
+  options.setup.expendable = true;
+  auto child = ChildProcess::spawn(options);
+  EXPECT_TRUE(child.wait(in(20s)).ok());
+  EXPECT_EQ(child.output(), "1000\n0\n");
+
+  auto plain = ChildProcess::spawn(sh("cat /proc/self/oom_score_adj"));
+  EXPECT_TRUE(plain.wait(in(20s)).ok());
+  EXPECT_EQ(plain.output(), std::to_string(ours) + "\n") << "only the children asked for are expendable";
 }
 
 TEST(Process, MissingWorkingDirectoryThrows) {

@@ -3,9 +3,12 @@
 // with its cause, the solver is stopped between commands, and it starts with nothing of the judge's.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
+#include <sstream>
 #include <string>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "judge/core/run/solver_process.hpp"
@@ -57,6 +60,48 @@ TEST(SolverProcess, StoppedBetweenCommands) {
   EXPECT_NE(process_state(solver.pid()), 'T');
 }
 
+// The executable's descriptor and the socket's are opened where they fall: with 3 free the executable gets 3, which
+// the child's move of the socket onto 3 used to replace (the solver then failed to start with EACCES).
+TEST(SolverProcess, StartsWhenDescriptorThreeIsFree) {
+  const int saved = ::fcntl(3, F_DUPFD_CLOEXEC, 100);  // whatever the test runner left on 3, put back below
+  ::close(3);
+  int lowest = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ::close(lowest);
+  std::string error;
+  try {
+    auto solver = judge::SolverProcess::start(fake());
+    EXPECT_TRUE(solver.request({{"cmd", "ping"}}).ok);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (saved >= 0) {
+    ::dup2(saved, 3);
+    ::close(saved);
+  }
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(lowest, 3) << "3 was not the lowest free descriptor: this run proves nothing";
+}
+
+// A host-memory bomb in solve() is the OOM killer's first victim, not the judge; a crash writes no core file.
+TEST(SolverProcess, IsTheOomKillersFirstChoiceAndDumpsNoCore) {
+  auto solver = judge::SolverProcess::start(fake());
+  const std::string proc = "/proc/" + std::to_string(solver.pid());
+  std::ifstream score(proc + "/oom_score_adj");
+  int adj = 0;
+  if (!(score >> adj)) GTEST_SKIP() << "no " << proc << "/oom_score_adj here";
+  EXPECT_EQ(adj, 1000);
+  std::ifstream limits(proc + "/limits");
+  std::string line, core;
+  while (std::getline(limits, line))
+    if (line.rfind("Max core file size", 0) == 0) core = line;
+  ASSERT_FALSE(core.empty()) << "no core line in " << proc << "/limits";
+  std::istringstream fields(core.substr(std::string("Max core file size").size()));
+  std::string soft, hard;
+  fields >> soft >> hard;
+  EXPECT_EQ(soft, "0") << core;
+  EXPECT_EQ(hard, "0") << core;
+}
+
 TEST(SolverProcess, StartsWithNothingOfTheJudges) {
   ::setenv("JUDGE_DB", "/secret/leaderboard.sqlite", 1);
   auto solver = judge::SolverProcess::start(fake());
@@ -92,6 +137,26 @@ TEST(SolverProcess, DeathBySignalIsNamed) {
   EXPECT_EQ(again.failure, judge::SolverReply::Failure::died);
 }
 
+// A SIGKILL the worker did not send: the message says what sends one (the OOM killer, which takes the solver first)
+// and what to look for in solve(); one the worker sent says why it did.
+TEST(SolverProcess, SigkillFromOutsidePointsAtHostMemory) {
+  auto solver = judge::SolverProcess::start(fake());
+  judge::SolverReply r = solver.request({{"cmd", "sigkill"}});
+  EXPECT_EQ(r.failure, judge::SolverReply::Failure::died);
+  EXPECT_NE(r.death.find("SIGKILL"), std::string::npos) << r.death;
+  EXPECT_NE(r.hint.find("OOM killer"), std::string::npos) << r.hint;
+  EXPECT_NE(r.hint.find("host memory"), std::string::npos) << r.hint;
+}
+
+TEST(SolverProcess, DeathHints) {
+  EXPECT_EQ(judge::death_hint(0, false), "did solve() call exit()?");  // exit code 0
+  EXPECT_EQ(judge::death_hint(3 << 8, false), "");                      // exit code 3 says it all
+  EXPECT_EQ(judge::death_hint(SIGSEGV, false), "");
+  EXPECT_NE(judge::death_hint(SIGKILL, false).find("OOM killer"), std::string::npos);
+  EXPECT_EQ(judge::death_hint(SIGKILL, true).find("OOM killer"), std::string::npos);
+  EXPECT_NE(judge::death_hint(SIGSYS, false).find("another architecture"), std::string::npos);
+}
+
 TEST(SolverProcess, AbortIsNamed) {
   auto solver = judge::SolverProcess::start(fake());
   judge::SolverReply r = solver.request({{"cmd", "abort"}});
@@ -104,6 +169,7 @@ TEST(SolverProcess, ExitInsideIsANormalExit) {
   judge::SolverReply r = solver.request({{"cmd", "exit0"}});
   EXPECT_EQ(r.failure, judge::SolverReply::Failure::died);
   EXPECT_TRUE(r.exited_normally) << r.death;
+  EXPECT_EQ(r.hint, "did solve() call exit()?");
 }
 
 TEST(SolverProcess, ClosedChannelEndsTheSolverWithinSeconds) {
@@ -114,6 +180,7 @@ TEST(SolverProcess, ClosedChannelEndsTheSolverWithinSeconds) {
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.failure, judge::SolverReply::Failure::died);
   EXPECT_NE(r.death.find("SIGKILL"), std::string::npos) << r.death;
+  EXPECT_NE(r.hint.find("the worker killed it"), std::string::npos) << r.hint;
   EXPECT_LT(took, 10.0);
   EXPECT_NE(::kill(pid, 0), 0) << "nothing of it is left";
 }

@@ -5,6 +5,7 @@
 //   whoami        {"ok":true,"uid":..,"cwd":..,"env":[..],"fds":[..]}: what the sandbox left it
 //   forge         writes junk and replies to other commands first, then the real reply
 //   segv | abort  dies of that signal
+//   sigkill       SIGKILLed from outside the judge, as the OOM killer would
 //   exit0         exits with code 0 (an exit() inside solve())
 //   hang_up       closes the control socket and lingers
 #include <csignal>
@@ -62,6 +63,8 @@ int main(int argc, char** argv) {
       std::raise(SIGSEGV);
     } else if (what == "abort") {
       std::abort();
+    } else if (what == "sigkill") {
+      ::kill(::getpid(), SIGKILL);
     } else if (what == "exit0") {
       std::_Exit(0);
     } else if (what == "hang_up") {

@@ -61,6 +61,17 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
   return out;
 }
 
+// `fd` itself if it is above the numbers the solver's descriptors get (3 and 4), else a close-on-exec copy above them
+// (the original closed); -1, errno set, if `fd` is -1 or the copy fails.
+int above_child_fds(int fd) {
+  if (fd < 0 || fd > 4) return fd;
+  const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 5);
+  const int error = errno;
+  ::close(fd);
+  errno = error;
+  return high;
+}
+
 fs::path make_scratch(const std::optional<Credentials>& owner) {
   std::string pattern = (fs::temp_directory_path() / "judge-solver-XXXXXX").string();
   if (!::mkdtemp(pattern.data()))
@@ -80,6 +91,23 @@ std::string describe_wait_status(int status) {
 }
 
 }  // namespace
+
+std::string death_hint(int status, bool killed_by_worker) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "did solve() call exit()?";
+  if (!WIFSIGNALED(status)) return "";
+  switch (WTERMSIG(status)) {
+    case SIGKILL:
+      return killed_by_worker
+                 ? "it closed its control channel (descriptor 3) without ending, so the worker killed it"
+                 : "nothing in the judge sends SIGKILL during a call; the kernel's OOM killer does, and it takes the "
+                   "submission's process first when the machine runs out of memory: does solve() allocate host "
+                   "memory without bound?";
+    case SIGSYS:
+      return "a system call of another architecture (32-bit int 0x80), which the sandbox does not allow";
+    default:
+      return "";
+  }
+}
 
 SolverProcess SolverProcess::start(const SolverOptions& o) {
   SolverProcess s = spawn(o);
@@ -108,13 +136,19 @@ SolverProcess SolverProcess::spawn(const SolverOptions& o) {
 
   // Opened as the worker: the solver's uid may not be able to reach the build tree (under /root, say), but it can
   // run the file it is handed.
-  const int exe = ::open(o.executable.c_str(), O_RDONLY | O_CLOEXEC);
+  // Both descriptors the child moves to 3 and 4 are first put above them: a process with 3 free (a test run from a
+  // shell) would otherwise get the executable as 3, which the child's dup2 of the socket onto 3 replaces.
+  const int exe = above_child_fds(::open(o.executable.c_str(), O_RDONLY | O_CLOEXEC));
   if (exe < 0)
     JUDGE_THROW(Error, "cannot open the solver executable {}: {} (is the judge installed whole?)",
                 o.executable.string(), std::strerror(errno));
-  int sv[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    JUDGE_THROW(Error, "cannot create the solver's control socket: {}", std::strerror(errno));
+  int sv[2] = {-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || (sv[1] = above_child_fds(sv[1])) < 0) {
+    const int error = errno;
+    ::close(exe);
+    if (sv[0] >= 0) ::close(sv[0]);
+    JUDGE_THROW(Error, "cannot create the solver's control socket: {}", std::strerror(error));
+  }
   const pid_t parent = ::getpid();
   const std::string scratch = s.scratch_.string();
   pid_t pid = ::fork();
@@ -125,7 +159,9 @@ SolverProcess SolverProcess::spawn(const SolverOptions& o) {
     JUDGE_THROW(Error, "cannot start the solver process: fork failed: {}", std::strerror(errno));
   }
   if (pid == 0) {
-    // Async-signal-safe calls only from here to exec.
+    // Async-signal-safe calls only from here to exec. First, while /proc/self is still ours to write: a memory bomb in
+    // solve() takes the solver down, not the judge.
+    make_expendable();
     if (::dup2(sv[1], 3) < 0) ::_exit(126);
     int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull < 0 || ::dup2(devnull, 0) < 0) ::_exit(126);
@@ -232,6 +268,7 @@ void SolverProcess::reap(bool kill_first) {
     }
   }
   ::kill(pid_, SIGKILL);
+  killed_by_worker_ = true;
   while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
   }
   dead_ = true;
@@ -308,6 +345,7 @@ SolverReply SolverProcess::died() {
   r.failure = SolverReply::Failure::died;
   r.death = describe_wait_status(status_);
   r.exited_normally = WIFEXITED(status_) && WEXITSTATUS(status_) == 0;
+  r.hint = death_hint(status_, killed_by_worker_);
   return r;
 }
 

@@ -43,8 +43,15 @@ struct SolverReply {
   std::string where;    // for CUDA errors: where it surfaced
   std::string death;    // for died: "killed by SIGSEGV (segmentation fault)", "exited normally (code 0)", ...
   bool exited_normally = false;
+  // For died, what the death most likely means, for the verdict's message ("" when its name says it all): an exit()
+  // inside solve(), the worker killing a solver that closed its channel, or a SIGKILL from outside the judge (the
+  // kernel's OOM killer, which takes the solver first: sandbox/process.hpp's make_expendable).
+  std::string hint;
   double host_ms = 0;   // measured by the worker: command sent to reply read
 };
+
+// SolverReply::hint for a solver that ended with this wait status; killed_by_worker: the worker sent the SIGKILL.
+std::string death_hint(int status, bool killed_by_worker);
 
 class SolverProcess {
  public:
@@ -94,6 +101,7 @@ class SolverProcess {
   bool stopped_ = false;
   bool stop_between_calls_ = true;
   int status_ = 0;
+  bool killed_by_worker_ = false;  // reap() sent the SIGKILL that status_ may show
   SolverChannel channel_;
   std::int64_t seq_ = 0;
   int ignored_lines_ = 0;

@@ -112,6 +112,8 @@ CompileConfinement confine_compile(SpawnOptions& options, const std::string& nvc
                  {"LANG", "C"}};
   options.env_is_complete = true;
   options.cwd = private_dir.string();
+  // A template or constexpr bomb exhausts nvcc's memory, not the judge's.
+  options.setup.expendable = true;
 
   CompileConfinement c;
   SandboxPolicy policy = compile_policy(nvcc, private_dir);

@@ -44,7 +44,8 @@ struct CompileConfinement {
   std::optional<LandlockRuleset> ruleset;  // the options refer to it: keep it until nvcc has started
 };
 // Makes `options` (argv = nvcc and its arguments) run nvcc confined to compile_policy(nvcc, private_dir), with a
-// scrubbed environment: PATH = nvcc's directory, /usr/bin and /bin; HOME and TMPDIR = private_dir; LANG=C.
+// scrubbed environment: PATH = nvcc's directory, /usr/bin and /bin; HOME and TMPDIR = private_dir; LANG=C; and
+// expendable (process.hpp: the OOM killer's first choice, no core file).
 CompileConfinement confine_compile(SpawnOptions& options, const std::string& nvcc,
                                    const std::filesystem::path& private_dir,
                                    CompileSandbox choice = CompileSandbox::automatic);

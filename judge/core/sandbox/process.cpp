@@ -275,6 +275,21 @@ void close_fds_except(const int* keep, int n) noexcept {
     if (!kept(fd, keep, n)) ::close(fd);
 }
 
+}  // namespace
+
+void make_expendable() noexcept {
+  const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    static constexpr char kMost[] = "1000";
+    [[maybe_unused]] const ssize_t written = ::write(fd, kMost, sizeof kMost - 1);
+    ::close(fd);
+  }
+  const struct rlimit none = {0, 0};
+  ::setrlimit(RLIMIT_CORE, &none);
+}
+
+namespace {
+
 [[noreturn]] void run_child(const ChildPlan& plan) noexcept {
   // Handlers and ignored signals of the judge are not the submission's business; the mask was blocked by the parent
   // around fork so that none of its handlers can run here, and is cleared just before exec.
@@ -286,6 +301,7 @@ void close_fds_except(const int* keep, int n) noexcept {
     if (s != SIGKILL && s != SIGSTOP) ::sigaction(s, &default_action, nullptr);
 
   const ChildSetup& setup = *plan.setup;
+  if (setup.expendable) make_expendable();
   // Groups first: once the uid is not root, the gid can no longer change.
   if (setup.credentials) {
     const Credentials& c = *setup.credentials;

@@ -59,7 +59,17 @@ struct ChildSetup {
   // setsid(): a session of its own, so no controlling terminal; otherwise only a process group of its own. Either
   // way kill_group() reaches everything it starts that stays in its group.
   bool new_session = false;
+  // make_expendable() before anything else: for the children that run or compile a submission's code.
+  bool expendable = false;
 };
+
+// Makes the calling process the first one the kernel's OOM killer takes (oom_score_adj 1000) and keeps it from
+// writing a core file when it crashes (RLIMIT_CORE 0), for a child about to run a submission's code or compile it:
+// a host-memory bomb in solve() or a template bomb in nvcc then ends itself instead of the judge or a neighbour's run,
+// and a crashing solver with gigabytes of address space mapped dumps nothing. Its children inherit both. System calls
+// only (async-signal-safe, for use between fork and exec); call it before a change of credentials, after which
+// /proc/self is no longer the process's own to write. Best effort: without /proc nothing changes.
+void make_expendable() noexcept;
 
 struct SpawnOptions {
   std::vector<std::string> argv;                       // argv[0] is the executable's path (no PATH search)
