@@ -682,6 +682,7 @@ json to_json(const JudgeReport& r) {
             {"build",
              {{"ok", r.build.ok},
               {"cached", r.build.cached},
+              {"cache_note", r.build.cache_note},
               {"seconds", r.build.seconds},
               {"command", r.build.command},
               {"diagnostics", r.build.diagnostics},
