@@ -19,10 +19,16 @@
 // and cached build, a private copy of the calibration, a process that is not the judge's, and the GPU lock. After the
 // judge, each must be as it was: a hostile submission that reached any of them did harm, whatever its verdict.
 //
-// Each entry prints one line, `corpus: <entry> expected=<..> got=<..> <seconds>s`, from which the corpus table is
-// built, and records its wall time as the test property "seconds".
+// The entries' builds are made ahead, all at once (CorpusBuilds, a ctest fixture), and each entry copies its own into
+// its private cache, so nvcc does not run inside the entry's slot of the GPU; see prebuilt_build() for which entries
+// still compile in their own test.
+//
+// Each entry prints one line, `corpus: <entry> expected=<..> got=<..> <seconds>s build=<ahead|own|rebuilt>`, from which
+// the corpus table is built (build: made ahead by CorpusBuilds, in its own test, or made ahead but built again), and
+// records its wall time as the test property "seconds".
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +54,7 @@
 #include "judge/core/measure/calibration.hpp"
 #include "judge/core/measure/result.hpp"
 #include "judge/core/store/leaderboard.hpp"
+#include "support/build_ahead.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -246,38 +253,11 @@ TEST(CorpusHeaders, ParsesDirectives) {
   EXPECT_EQ(e.unknown_directives[0], "// expect-ouptut-lacks: typo");
 }
 
-// The physical-floor check of `judge submit` needs this GPU's calibration, which the judge would otherwise measure
-// in every submit entry (it stores it beside JUDGE_DB, a fresh temporary directory per entry). One file in the build
-// tree serves every entry and every run instead ($JUDGE_CALIBRATION if set): ctest runs each entry in a process of
-// its own, so it must outlive the process. It is keyed by GPU name, so another GPU is simply measured and added.
-// Each entry gets a private copy of it (see Canaries), so a submission that rewrote it would spoil nothing else.
+// The GPU's calibration, measured once for the whole suite, alone on the GPU (SharedCalibration, a fixture of these
+// tests: tests/gpu/test_calibration.cpp). Each entry gets a private copy of it (see Canaries), so a submission that
+// rewrote it would spoil nothing else.
 std::string calibration_file() { return judge::testing::shared_calibration_file(); }
-
-// The name of GPU 0 as the driver reports it (the calibration's and the leaderboard's key), or "" if unknown.
-std::string gpu_name() {
-  static const std::string name = [] {
-    FILE* pipe = popen("nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null", "r");
-    if (!pipe) return std::string();
-    std::string out;
-    char buf[256];
-    while (std::fgets(buf, sizeof buf, pipe)) out += buf;
-    pclose(pipe);
-    return trim(out.substr(0, out.find('\n')));
-  }();
-  return name;
-}
-
-// True when the calibration file holds a usable calibration of this GPU (by name), so no entry measures it again.
-bool calibration_covers_gpu(const std::string& file) {
-  if (!fs::exists(file)) return false;
-  if (gpu_name().empty()) return true;  // cannot tell: as before, a stored file is taken as it is
-  try {
-    auto c = judge::CalibrationStore(file).find(gpu_name());
-    return c && c->plausible();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
+using judge::testing::gpu_name;
 
 std::string random_hex(std::size_t chars) {
   static std::random_device rd;
@@ -645,31 +625,100 @@ class Canaries {
   pid_t sibling_ = -1;
 };
 
-class Corpus : public ::testing::TestWithParam<Entry> {
- public:
-  static void SetUpTestSuite() {
-    // A stored file that covers this GPU is used as it is; otherwise this GPU is measured into it, once, here: each
-    // entry judges with a private copy, so a measurement made inside an entry would be lost with it. Once per GPU
-    // name: should the judge store it under another name than nvidia-smi's, every ctest process (one per entry)
-    // would measure it again.
-    if (!judge::testing::gpu_present() || calibration_covers_gpu(calibration_file())) return;
-    const fs::path tried = calibration_file() + ".measured-for";
-    std::string names;
-    try {
-      names = judge::testing::read_file(tried);
-    } catch (const std::exception&) {
-    }
-    if (fs::exists(calibration_file()) && names.find(gpu_name() + "\n") != std::string::npos) return;
-    std::ofstream(tried, std::ios::app) << gpu_name() << "\n";
-    auto start = std::chrono::steady_clock::now();
-    auto r = judge::testing::run_command({judge::testing::cli_path().string(), "--json", "calibrate"},
-                                         {{"JUDGE_CALIBRATION", calibration_file()}}, 600);
-    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "corpus: calibration (" << calibration_file() << ") exit " << r.exit_code << " in " << std::fixed
-              << std::setprecision(1) << took << "s" << std::endl;
-    if (r.exit_code != 0) std::cout << r.output.substr(0, 4000) << std::endl;
+// The corpus entries' builds, made ahead (a ctest fixture, like the examples': tests/CMakeLists.txt): every entry that
+// may be built outside its own test is compiled into the shared corpus cache, one nvcc per core, and the index there
+// says which build directory is whose. Left to build in their own test, under their canaries, where a compile-time
+// attack would act: an entry that expects compile_error, and one whose judge-args change the build (--arch,
+// --nvcc-flag). An entry the fixture cannot build is listed here and builds in its own test, which judges it. The
+// fixture fails when nvcc cannot be run, and when a build it made is not found again in the cache.
+bool builds_in_its_own_test(const Entry& e) {
+  if (e.accepts("compile_error")) return true;
+  for (const auto& a : e.args)
+    if (a.rfind("--arch", 0) == 0 || a.rfind("--nvcc-flag", 0) == 0 || a.rfind("--device", 0) == 0) return true;
+  return false;
+}
+
+fs::path corpus_index() { return judge::testing::shared_corpus_cache() / "index.json"; }
+
+// The entry's build that CorpusBuilds made, copied into `cache` (the entry's own) where the judge will find it by its
+// content; the build directory's name, or "" when there is none (the fixture did not run, left this entry to build
+// in its own test, or built another version of its source). The copy is the entry's: what the submission does to it
+// touches no other entry.
+std::string prebuilt_build(const Entry& e, const fs::path& cache) {
+  if (builds_in_its_own_test(e)) return {};
+  json index;
+  try {
+    index = json::parse(judge::testing::read_file(corpus_index()), nullptr, false);
+  } catch (const std::exception&) {
+    return {};
   }
-};
+  if (!index.is_object() || !index.contains(e.id())) return {};
+  const json& made = index[e.id()];
+  if (made.value("source_sha256", "") != judge::sha256_hex(judge::testing::read_file(e.file))) return {};
+  const std::string dir = made.value("dir", "");
+  const fs::path from = judge::testing::shared_corpus_cache() / "builds" / dir;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(from, ec)) return {};
+  fs::create_directories(cache / "builds");
+  fs::copy(from, cache / "builds" / dir, fs::copy_options::recursive);
+  return dir;
+}
+
+TEST(CorpusBuilds, EveryEntryIsBuiltAheadIntoTheSharedCache) {
+  JUDGE_REQUIRE_GPU();
+  const fs::path cache = judge::testing::shared_corpus_cache();
+  const std::string arch = judge::testing::device_build_arch();
+  std::vector<Entry> entries;
+  std::vector<judge::testing::AheadBuild> builds;
+  for (const Entry& e : corpus())
+    if (!builds_in_its_own_test(e)) {
+      entries.push_back(e);
+      builds.push_back({e.challenge, e.file});
+    }
+  ASSERT_FALSE(builds.empty());
+  const auto results = judge::testing::build_ahead(builds, cache, arch);
+  json index = json::object();
+  int failed = 0;
+  for (std::size_t i = 0; i < builds.size(); ++i) {
+    EXPECT_TRUE(results[i].error.empty()) << builds[i].file << ": " << results[i].error;
+    if (results[i].build.ok) {
+      index[entries[i].id()] = {{"dir", results[i].build.library.parent_path().filename().string()},
+                                {"source_sha256", results[i].build.source_hash}};
+    } else if (results[i].error.empty()) {
+      ++failed;
+      std::cout << "corpus-builds: " << entries[i].id() << " does not compile here; it builds in its own test"
+                << std::endl;
+    }
+  }
+  std::cout << "corpus-builds: " << index.size() << " of " << builds.size() << " entries built ahead for " << arch
+            << ", " << failed << " did not compile" << std::endl;
+  ASSERT_GT(index.size(), 0u);
+  const fs::path partial = corpus_index().string() + ".partial";
+  judge::testing::write_file(partial, index.dump(1));
+  fs::rename(partial, corpus_index());
+
+  // The judge finds a copied build: the fixture builds what `judge run` would build, or every entry would pay for
+  // nvcc again. Checked on the first must-accept entry, with a private cache as the entries have.
+  auto accept = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
+    return e.file.filename().string().rfind("accept_", 0) == 0 && index.contains(e.id());
+  });
+  ASSERT_NE(accept, entries.end()) << "no accept_* entry was built ahead";
+  TempDir tmp;
+  ASSERT_FALSE(prebuilt_build(*accept, tmp / "cache").empty());
+  auto r = judge::testing::run_command({judge::testing::cli_path().string(), "--json", "run", accept->challenge,
+                                        accept->file.string()},
+                                       {{"JUDGE_CACHE_DIR", (tmp / "cache").string()},
+                                        {"JUDGE_CALIBRATION", calibration_file()}},
+                                       call_timeout_s(*accept) + kSlackSeconds);
+  const json j = judge::testing::json_of(r.output);
+  ASSERT_FALSE(j.is_discarded()) << r.output;
+  EXPECT_TRUE(j["build"].value("cached", false))
+      << accept->id() << ": the judge did not use the build made ahead (" << j["build"].value("cache_note", "")
+      << "); it built " << j["build"].value("command", "");
+  EXPECT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "");
+}
+
+class Corpus : public ::testing::TestWithParam<Entry> {};
 
 TEST_P(Corpus, GetsItsVerdict) {
   JUDGE_REQUIRE_GPU();
@@ -677,6 +726,7 @@ TEST_P(Corpus, GetsItsVerdict) {
   ASSERT_FALSE(e.expect.empty()) << e.file << " has no `// expect:` line";
   TempDir tmp;
   Canaries canaries(tmp.path(), e);
+  const std::string prebuilt = prebuilt_build(e, canaries.cache());
   std::map<std::string, std::string> env = canaries.env();
   std::vector<std::string> argv = {judge::testing::cli_path().string(), "--json", e.command, e.challenge,
                                    e.file.string()};
@@ -692,8 +742,9 @@ TEST_P(Corpus, GetsItsVerdict) {
   auto j = judge::testing::json_of(r.output);
   std::string got = j.is_discarded() ? "(no JSON)" : j.value("verdict", "(none)");
   std::ostringstream summary;
+  const bool cached = !j.is_discarded() && j.contains("build") && j["build"].value("cached", false);
   summary << "corpus: " << e.id() << " expected=" << e.expect_text << " got=" << got << " " << std::fixed
-          << std::setprecision(1) << took << "s";
+          << std::setprecision(1) << took << "s build=" << (cached ? "ahead" : prebuilt.empty() ? "own" : "rebuilt");
   std::cout << summary.str() << std::endl;
   RecordProperty("seconds", std::to_string(took));
   RecordProperty("verdict", got);

@@ -3,71 +3,32 @@
 // then find, as `judge batch` builds ahead for its runs. A ctest fixture (tests/CMakeLists.txt): ctest runs it before
 // them whenever they are selected. It fails, naming the file and nvcc's message, when an example does not compile,
 // and when a build it made is not found again in the cache.
-#include <algorithm>
-#include <atomic>
-#include <map>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "judge/core/build/build.hpp"
-#include "judge/core/challenge/catalog.hpp"
-#include "judge/core/run/judging.hpp"
+#include "support/build_ahead.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
-
 TEST(ExampleBuilds, EveryExampleIsBuiltAheadIntoTheSharedCache) {
   JUDGE_REQUIRE_GPU();
-  const judge::ProbeResult probe = judge::probe_devices(judge::testing::worker_path());
-  ASSERT_FALSE(probe.devices.empty()) << "nvidia-smi lists a GPU but the worker found none";
-  const std::string arch = probe.devices.front().build_arch();  // what `judge submit` builds for on device 0
-  const std::vector<judge::testing::ExampleFile> examples = judge::testing::example_files();
-  ASSERT_FALSE(examples.empty());
-  std::map<std::string, judge::Challenge> challenges;
-  for (const auto& e : examples)
-    if (!challenges.count(e.challenge))
-      challenges.emplace(e.challenge, judge::find_challenge(judge::testing::challenges_dir(), e.challenge));
-
-  auto request = [&](const judge::testing::ExampleFile& e) {
-    judge::BuildRequest req;
-    req.source = e.file;
-    req.arch = arch;
-    req.cache_dir = judge::testing::shared_example_cache();
-    return req;
-  };
-  std::vector<judge::BuildResult> results(examples.size());
-  std::vector<std::string> errors(examples.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < examples.size();) {
-      try {
-        results[i] = judge::build_solution(challenges.at(examples[i].challenge), request(examples[i]));
-      } catch (const std::exception& ex) {
-        errors[i] = ex.what();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  const unsigned n = std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned k = 0; k < n; ++k) threads.emplace_back(work);
-  for (auto& t : threads) t.join();
-
-  for (std::size_t i = 0; i < examples.size(); ++i) {
-    EXPECT_TRUE(errors[i].empty()) << examples[i].file << ": " << errors[i];
-    EXPECT_TRUE(results[i].ok) << examples[i].file << " does not compile for " << arch << ":\n"
-                               << results[i].diagnostics;
+  const std::string arch = judge::testing::device_build_arch();
+  std::vector<judge::testing::AheadBuild> builds;
+  for (const auto& e : judge::testing::example_files()) builds.push_back({e.challenge, e.file});
+  ASSERT_FALSE(builds.empty());
+  const auto cache = judge::testing::shared_example_cache();
+  const auto results = judge::testing::build_ahead(builds, cache, arch);
+  for (std::size_t i = 0; i < builds.size(); ++i) {
+    EXPECT_TRUE(results[i].error.empty()) << builds[i].file << ": " << results[i].error;
+    EXPECT_TRUE(results[i].build.ok) << builds[i].file << " does not compile for " << arch << ":\n"
+                                     << results[i].build.diagnostics;
   }
   // What the examples' tests will ask for is there now: the same request finds it in the cache.
-  const judge::BuildResult again =
-      judge::build_solution(challenges.at(examples.front().challenge), request(examples.front()));
-  EXPECT_TRUE(again.ok);
-  EXPECT_TRUE(again.cached) << examples.front().file << " was built but is not found in "
-                            << judge::testing::shared_example_cache();
+  const auto again = judge::testing::build_ahead({builds.front()}, cache, arch);
+  EXPECT_TRUE(again[0].build.ok);
+  EXPECT_TRUE(again[0].build.cached) << builds.front().file << " was built but is not found in " << cache;
 }
 
 }  // namespace

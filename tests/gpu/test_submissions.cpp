@@ -1,9 +1,7 @@
 // Every example submission is accepted by `judge submit` on the GPU, lists the kernels it launched, and appears on
-// the leaderboard; `judge run` accepts the challenges' starters' signatures (they compile) but not their empty
-// kernels. The examples' builds come from the cache gpu_test_example_builds filled (a ctest fixture), when it ran.
-#include <algorithm>
-#include <atomic>
-#include <thread>
+// the leaderboard. The examples' builds come from the cache gpu_test_example_builds filled (a ctest fixture), when it
+// ran.
+#include <iostream>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -14,7 +12,6 @@
 
 namespace {
 
-namespace fs = std::filesystem;
 using judge::testing::TempDir;
 using nlohmann::json;
 
@@ -46,6 +43,14 @@ TEST_P(Example, IsAcceptedAndRanked) {
                                        env);
   json j = judge::testing::json_of(r.output);
   ASSERT_FALSE(j.is_discarded()) << r.output;
+  // Where the example's time went, for the suite's timeline (README, Tests): the judge's wall time, and how long it
+  // waited for and held the GPU's timing lock.
+  double held = 0;
+  if (j.contains("gpu_lock"))
+    for (const auto& h : j["gpu_lock"].value("holds_s", json::array())) held += h[1].get<double>() - h[0].get<double>();
+  std::cout << "example: " << s.challenge << "/" << s.file.filename().string() << " wall_s=" << j.value("wall_s", 0.0)
+            << " lock_waited_s=" << (j.contains("gpu_lock") ? j["gpu_lock"].value("waited_s", 0.0) : 0.0)
+            << " lock_held_s=" << held << std::endl;
   ASSERT_EQ(j.value("verdict", ""), "accepted") << j.value("message", "") << "\n" << j.dump(2).substr(0, 4000);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_GT(j.value("score_ms", 0.0), 0.0);
@@ -89,37 +94,5 @@ std::string name_of(const ::testing::TestParamInfo<Submission>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, Example, ::testing::ValuesIn(judge::testing::example_files()), name_of);
-
-TEST(Starter, CompilesButIsNotAccepted) {
-  JUDGE_REQUIRE_GPU();
-  std::vector<std::string> ids;
-  for (const auto& dir : fs::directory_iterator(judge::testing::challenges_dir()))
-    if (fs::exists(dir.path() / "starter.cu")) ids.push_back(dir.path().filename().string());
-  std::sort(ids.begin(), ids.end());
-  ASSERT_FALSE(ids.empty());
-  // nvcc dominates and the functional tests only check verdicts: the starters go through several `judge run`s at
-  // once, each with its own cache, and are checked here in order once all have run.
-  TempDir tmp;
-  std::vector<judge::testing::CommandResult> results(ids.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < ids.size();) {
-      const fs::path starter = judge::testing::challenges_dir() / ids[i] / "starter.cu";
-      results[i] = judge::testing::run_command({judge::testing::cli_path().string(), "--json", "run", ids[i],
-                                                starter.string()},
-                                               {{"JUDGE_CACHE_DIR", (tmp / ids[i]).string()}});
-    }
-  };
-  std::vector<std::thread> threads;
-  const unsigned n = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
-  for (unsigned k = 0; k < n; ++k) threads.emplace_back(work);
-  for (auto& t : threads) t.join();
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    json j = judge::testing::json_of(results[i].output);
-    ASSERT_FALSE(j.is_discarded()) << ids[i] << ": " << results[i].output;
-    EXPECT_TRUE(j["build"]["ok"].get<bool>()) << ids[i] << ": " << j["build"]["diagnostics"];
-    EXPECT_NE(j.value("verdict", ""), "accepted") << ids[i] << ": an empty starter must not pass";
-  }
-}
 
 }  // namespace

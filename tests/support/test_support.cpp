@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "judge/core/measure/calibration.hpp"
 #include "judge/core/sandbox/process.hpp"
 
 #include <cstdio>
@@ -87,7 +88,35 @@ std::string shared_calibration_file() {
   return env && *env ? std::string(env) : (std::filesystem::path(JUDGE_BINARY_DIR) / "test-calibration.json").string();
 }
 
+std::string gpu_name() {
+  static const std::string name = [] {
+    FILE* pipe = popen("nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null", "r");
+    if (!pipe) return std::string();
+    std::string out;
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+    pclose(pipe);
+    out = out.substr(0, out.find('\n'));
+    while (!out.empty() && (out.back() == ' ' || out.back() == '\r')) out.pop_back();
+    return out;
+  }();
+  return name;
+}
+
+bool calibration_covers_gpu(const std::string& file) {
+  if (!std::filesystem::exists(file)) return false;
+  if (gpu_name().empty()) return true;  // cannot tell: a stored file is taken as it is
+  try {
+    auto c = CalibrationStore(file).find(gpu_name());
+    return c && c->plausible();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 std::filesystem::path shared_example_cache() { return std::filesystem::path(JUDGE_BINARY_DIR) / "example-cache"; }
+
+std::filesystem::path shared_corpus_cache() { return std::filesystem::path(JUDGE_BINARY_DIR) / "corpus-cache"; }
 
 std::vector<ExampleFile> example_files() {
   std::vector<ExampleFile> out;

@@ -46,14 +46,25 @@ CommandResult run_command(const std::vector<std::string>& argv,
 nlohmann::json json_of(const std::string& output);
 
 // The GPU calibration the GPU tests share ($JUDGE_CALIBRATION, else test-calibration.json in the build tree): `judge
-// submit` would otherwise measure the GPU again in every test's fresh directory. It outlives each ctest process and
-// is keyed by GPU name.
+// submit` would otherwise measure the GPU again in every test's fresh directory, and while other tests share the GPU.
+// SharedCalibration (tests/gpu/test_calibration.cpp), a ctest fixture of the tests that submit, measures it once,
+// alone on the GPU. It outlives each ctest process and is keyed by GPU name.
 std::string shared_calibration_file();
+
+// The name of GPU 0 as the driver reports it (the calibration's and the leaderboard's key), or "" if unknown.
+std::string gpu_name();
+
+// True when `file` holds a plausible calibration of this GPU (by gpu_name()), so no test needs to measure it again.
+bool calibration_covers_gpu(const std::string& file);
 
 // The build cache the example submissions' GPU tests share (example-cache in the build tree): gpu_test_example_builds
 // fills it for every example at once, in parallel, before they run (a ctest fixture), so that each of them, which
 // keeps the GPU to itself, spends its time judging rather than waiting for nvcc.
 std::filesystem::path shared_example_cache();
+
+// The build cache CorpusBuilds fills for the corpus entries (corpus-cache in the build tree), with an index of whose
+// build is where; each entry copies its own build from there into its private cache (tests/gpu/test_corpus.cpp).
+std::filesystem::path shared_corpus_cache();
 
 // Every example submission: submissions/<challenge>/*.cu, ordered by path.
 struct ExampleFile {
