@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "judge/worker/reference.hpp"
-#include "reference/reference_util.cuh"
+#include "reference/correlate2d.cuh"
 
 namespace {
 
@@ -37,10 +37,7 @@ __global__ void __launch_bounds__(kTileCols * kThreadRows)
   double* tile = shd + KW * kh_pad;     // tile_h x tile_w
   const int r0 = blockIdx.y * kTileRows, c0 = blockIdx.x * kTileCols;
   const int tid = threadIdx.y * kTileCols + threadIdx.x;
-  for (int i = tid; i < KW * kh_pad; i += kTileCols * kThreadRows) {
-    const int n = i / kh_pad, m = i % kh_pad;
-    kT[i] = m < KH ? double(k[m * KW + n]) : 0.0;
-  }
+  judge::ref::stage_kernel_transposed<kTileCols * kThreadRows>(k, kT, KH, KW, kh_pad, tid);
 #pragma unroll 4
   for (int rr = threadIdx.y; rr < tile_h; rr += kThreadRows) {
     const int gr = r0 + rr;
@@ -56,23 +53,8 @@ __global__ void __launch_bounds__(kTileCols * kThreadRows)
 #pragma unroll
   for (int r = 0; r < kRY; ++r) acc[r] = 0.0;
   for (int n = 0; n < KW; ++n) {
-    const double* col = tile + ty0 * tile_w + threadIdx.x + n;
-    const double* kcol = kT + n * kh_pad;
-    double w[kRY + MC - 1];  // w[i] = tile row ty0 + m0 + i
-#pragma unroll
-    for (int i = 0; i < kRY - 1; ++i) w[i] = col[i * tile_w];
-    for (int m0 = 0; m0 < kh_pad; m0 += MC) {
-#pragma unroll
-      for (int i = 0; i < MC; ++i) w[kRY - 1 + i] = col[(m0 + kRY - 1 + i) * tile_w];  // last row: tile_h - 1
-#pragma unroll
-      for (int mm = 0; mm < MC; ++mm) {
-        const double kv = kcol[m0 + mm];
-#pragma unroll
-        for (int r = 0; r < kRY; ++r) acc[r] = fma(kv, w[r + mm], acc[r]);
-      }
-#pragma unroll
-      for (int i = 0; i < kRY - 1; ++i) w[i] = w[i + MC];
-    }
+    const double* col = tile + ty0 * tile_w + threadIdx.x + n;  // rows read: up to tile_h - 1
+    judge::ref::slide_window<kRY, MC>([&](int q) { return col[q * tile_w]; }, kT + n * kh_pad, kh_pad, acc);
   }
   const int oc = c0 + threadIdx.x;
   if (oc >= OW) return;
@@ -97,10 +79,7 @@ __global__ void __launch_bounds__(kDX * kDY)
                   int KH, int KW, int OH, int OW, int kh_pad) {
   __shared__ float kT[kDirectMaxTaps * 8];  // KW x kh_pad, kh_pad <= KH + MC - 1 <= 8 when KH * KW <= 9
   const int tid = threadIdx.y * kDX + threadIdx.x;
-  for (int i = tid; i < KW * kh_pad; i += kDX * kDY) {
-    const int n = i / kh_pad, m = i % kh_pad;
-    kT[i] = m < KH ? k[m * KW + n] : 0.0f;
-  }
+  judge::ref::stage_kernel_transposed<kDX * kDY>(k, kT, KH, KW, kh_pad, tid);
   __syncthreads();
   const int j = blockIdx.x * kDX + threadIdx.x;
   const int i0 = (blockIdx.y * kDY + threadIdx.y) * kDRY;
@@ -111,22 +90,11 @@ __global__ void __launch_bounds__(kDX * kDY)
   for (int n = 0; n < KW; ++n) {
     const float* col = x + (j + n);
     // Rows past the input (below a partial last tile) are clamped: they only feed outputs that are not written.
-    auto at = [&](int row) { return __ldg(col + std::int64_t(row < H ? row : H - 1) * W); };
-    float w[kDRY + MC - 1];  // w[q] = input row i0 + m0 + q
-#pragma unroll
-    for (int q = 0; q < kDRY - 1; ++q) w[q] = at(i0 + q);
-    for (int m0 = 0; m0 < kh_pad; m0 += MC) {
-#pragma unroll
-      for (int q = 0; q < MC; ++q) w[kDRY - 1 + q] = at(i0 + m0 + kDRY - 1 + q);
-#pragma unroll
-      for (int mm = 0; mm < MC; ++mm) {
-        const float kv = kT[n * kh_pad + m0 + mm];
-#pragma unroll
-        for (int r = 0; r < kDRY; ++r) acc[r] = fmaf(w[r + mm], kv, acc[r]);
-      }
-#pragma unroll
-      for (int q = 0; q < kDRY - 1; ++q) w[q] = w[q + MC];
-    }
+    auto at = [&](int q) {
+      const int row = i0 + q;
+      return __ldg(col + std::int64_t(row < H ? row : H - 1) * W);
+    };
+    judge::ref::slide_window<kDRY, MC>(at, kT + n * kh_pad, kh_pad, acc);
   }
 #pragma unroll
   for (int r = 0; r < kDRY; ++r)
@@ -155,18 +123,6 @@ void launch(const float* x, const float* k, float* y, int H, int W, int KH, int 
   judge::ref::check_launch(kId, "correlate2d_kernel");
 }
 
-// Kernel rows are processed MC at a time and zero-padded to a multiple of MC; pick the MC that wastes least, with a
-// small preference for larger MC (fewer window loads per FMA). KH = 15 and 5 take MC = 5, KH = 3 takes 3.
-int pick_mc(int KH) {
-  int best = 1;
-  double best_cost = 1e300;
-  for (int mc = 8; mc >= 1; --mc) {
-    const double cost = double((KH + mc - 1) / mc * mc) * (1.0 + 1.0 / mc);
-    if (cost < best_cost) best_cost = cost, best = mc;
-  }
-  return best;
-}
-
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int H = a.scalar<int>("input_rows"), W = a.scalar<int>("input_cols");
   const int KH = a.scalar<int>("kernel_rows"), KW = a.scalar<int>("kernel_cols");
@@ -174,16 +130,8 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const float* x = a.input<float>("input");
   const float* k = a.input<float>("kernel");
   float* y = a.output<float>("output");
-  switch (pick_mc(KH)) {
-    case 8: launch<8>(x, k, y, H, W, KH, KW, s); break;
-    case 7: launch<7>(x, k, y, H, W, KH, KW, s); break;
-    case 6: launch<6>(x, k, y, H, W, KH, KW, s); break;
-    case 5: launch<5>(x, k, y, H, W, KH, KW, s); break;
-    case 4: launch<4>(x, k, y, H, W, KH, KW, s); break;
-    case 3: launch<3>(x, k, y, H, W, KH, KW, s); break;
-    case 2: launch<2>(x, k, y, H, W, KH, KW, s); break;
-    default: launch<1>(x, k, y, H, W, KH, KW, s); break;
-  }
+  // Kernel rows MC at a time (judge::ref::pick_mc): KH = 15 and 5 take MC = 5, KH = 3 takes 3.
+  judge::ref::with_mc(KH, [&](auto mc) { launch<decltype(mc)::value>(x, k, y, H, W, KH, KW, s); });
 }
 
 void cpu(judge::HostArgs& a) {

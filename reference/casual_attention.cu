@@ -25,7 +25,6 @@
 namespace {
 
 constexpr const char* kId = "casual_attention";
-constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
 constexpr int kStairRows = 1024;  // query rows per staircase step; the steps cover (1 + 1/steps) x the triangle
 
@@ -38,9 +37,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const float* V = a.input<float>("V");
   float* out = a.output<float>("output");
   const std::int64_t ld = (std::int64_t(M) + 3) / 4 * 4;
-  // Chunks of equal size, as few as the scratch allows (larger products run closer to cuBLAS's peak).
-  const std::int64_t chunks = (M * ld + kScratchFloats - 1) / kScratchFloats;
-  const int rows = static_cast<int>((M + chunks - 1) / chunks);
+  const int rows = static_cast<int>(judge::ref::equal_chunk(M, ld, kScratchFloats));
   static judge::ref::Scratch scores(kId, "scores"), sums(kId, "row sums");
   float* S = scores.get<float>(static_cast<std::size_t>(rows) * ld);
   double* inv_sum = sums.get<double>(static_cast<std::size_t>(rows));
@@ -65,19 +62,9 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
                                kId, "cublasSgemm(Q K^T)");
     }
     // Query row r0 + i sees keys 0..r0 + i; columns past them become 0 (the staircase left some uncomputed).
-    judge::ref::softmax_rows_kernel<<<r, kBlock, 0, s>>>(S, ld, keys, judge::ref::CausalScaledLogits{scale, r0},
-                                                         inv_sum);
-    judge::ref::check_launch(kId, "softmax_rows_kernel");
-    // Row-major out_chunk (r x d) = E (r x keys, ld) V[0:keys] (keys x d) is column-major out^T (d x r) =
-    // V^T (d x keys, ld d) E^T (keys x r, ld): both buffers already read as those transposes, so no operation is
-    // transposed.
-    float* out_chunk = out + std::int64_t(r0) * d;
-    judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, d, r, keys, &one, V, d, S, ld, &zero,
-                                         out_chunk, d),
-                             kId, "cublasSgemm(E V)");
-    const std::int64_t count = std::int64_t(r) * d;
-    judge::ref::scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(out_chunk, inv_sum, count, d);
-    judge::ref::check_launch(kId, "scale_rows_kernel");
+    judge::ref::launch_softmax_rows(kId, S, ld, keys, r, judge::ref::CausalScaledLogits{scale, r0}, inv_sum, s);
+    // out_chunk = E V[0:keys], scaled by the row sums.
+    judge::ref::attention_output(kId, h, S, ld, keys, V, out + std::int64_t(r0) * d, r, d, inv_sum, s);
   }
 }
 
@@ -90,20 +77,10 @@ void cpu(judge::HostArgs& a) {
   double* out = a.output("output");
   std::vector<double> p(static_cast<std::size_t>(M));
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  for (std::int64_t i = 0; i < M; ++i) {
-    double m = -INFINITY;
-    for (std::int64_t j = 0; j <= i; ++j) {  // the causal mask: keys after i do not exist for query i
-      double dot = 0.0;
-      for (std::int64_t k = 0; k < d; ++k) dot += double(Q[i * d + k]) * double(K[j * d + k]);
-      p[j] = dot * scale;
-      m = p[j] > m ? p[j] : m;
-    }
-    double sum = 0.0;
-    for (std::int64_t j = 0; j <= i; ++j) sum += (p[j] = std::exp(p[j] - m));
-    for (std::int64_t k = 0; k < d; ++k) out[i * d + k] = 0.0;
-    for (std::int64_t j = 0; j <= i; ++j)
-      for (std::int64_t k = 0; k < d; ++k) out[i * d + k] += p[j] / sum * double(V[j * d + k]);
-  }
+  const auto logit = [&](std::int64_t, double dot) { return dot * scale; };
+  // The causal mask: keys after i do not exist for query i.
+  for (std::int64_t i = 0; i < M; ++i)
+    judge::ref::attention_row_cpu(Q + i * d, K, d, V, d, i + 1, d, logit, p.data(), out + i * d);
 }
 
 }  // namespace

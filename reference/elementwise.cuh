@@ -4,6 +4,7 @@
 // measured 96-100% of copy bandwidth on an H200: a grid-stride loop of 16-byte loads and stores when every pointer is
 // 16-byte aligned, then the last n % 4 elements one at a time (all of them, with 4-byte accesses, when a pointer is
 // not), kBlock threads a block and grid_for's cap. Changing any of that here moves every one of those yardsticks.
+// map_halves_cpu is the CPU reference loop of the gated pair (swiglu, geglu).
 #include <cstdint>
 #include <type_traits>
 
@@ -59,6 +60,14 @@ void map_halves(const char* challenge, const Op& op, std::int64_t n, cudaStream_
                 const float* in) {
   const std::int64_t half = n / 2;
   if (half > 0) map_elementwise(challenge, op, half, stream, out, in, in + half);
+}
+
+// map_halves's CPU reference: out[i] = op(x1, x2) with x1 = in[i] and x2 = in[half + i] as doubles, for i in
+// [0, half), half = n / 2. op: double operator()(double, double), in double throughout.
+template <class Op>
+void map_halves_cpu(const Op& op, std::int64_t n, double* out, const float* in) {
+  const std::int64_t half = n / 2;
+  for (std::int64_t i = 0; i < half; ++i) out[i] = op(double(in[i]), double(in[half + i]));
 }
 
 }  // namespace judge::ref

@@ -9,28 +9,12 @@
 
 #include "judge/worker/reference.hpp"
 #include "reference/cublas_scope.cuh"
+#include "reference/round_to_half.cuh"
 #include "reference/scratch.cuh"
 
 namespace {
 
 constexpr const char* kId = "fp16_batched_matmul";
-
-// C[i] = half(S[i]), round to nearest even. Four elements per step (a 16-byte load of S, an 8-byte store of C) where C
-// is 8-byte aligned, then the rest one by one.
-__global__ void round_to_half_kernel(const float* __restrict__ S, __half* __restrict__ C, std::int64_t n) {
-  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
-  const std::int64_t first = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
-  const std::int64_t quads = reinterpret_cast<std::uintptr_t>(C) % 8 == 0 ? n / 4 : 0;
-  for (std::int64_t q = first; q < quads; q += stride) {
-    const float4 s = reinterpret_cast<const float4*>(S)[q];
-    uint2 raw;
-    __half2* c = reinterpret_cast<__half2*>(&raw);
-    c[0] = __floats2half2_rn(s.x, s.y);
-    c[1] = __floats2half2_rn(s.z, s.w);
-    reinterpret_cast<uint2*>(C)[q] = raw;
-  }
-  for (std::int64_t i = 4 * quads + first; i < n; i += stride) C[i] = __float2half_rn(S[i]);
-}
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int batch = a.scalar<int>("BATCH");
@@ -54,8 +38,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
                                  std::int64_t(M) * K, &zero, S, CUDA_R_32F, N, std::int64_t(M) * N, batch,
                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
       kId, "cublasGemmStridedBatchedEx");
-  round_to_half_kernel<<<judge::ref::grid_for((n + 3) / 4), judge::ref::kBlock, 0, s>>>(S, a.output<__half>("C"), n);
-  judge::ref::check_launch(kId, "round_to_half_kernel");
+  judge::ref::round_to_half(kId, S, a.output<__half>("C"), n, s);
 }
 
 void cpu(judge::HostArgs& a) {

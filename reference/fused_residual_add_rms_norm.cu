@@ -16,16 +16,16 @@ namespace {
 constexpr const char* kId = "fused_residual_add_rms_norm";
 constexpr int kBlock = judge::ref::kBlock;
 
-// kThreads threads per row (kBlock / kThreads rows per block); each holds kItems groups of kVec consecutive elements
-// of z (kVec = 4: float4 loads, which need C % 4 == 0 and 16-byte aligned pointers). Needs kThreads*kItems*kVec >= C.
-template <int kThreads, int kVec, int kItems>
+// Shape (a judge::ref::RowShape): kThreads threads per row (kBlock / kThreads rows per block); each holds kItems groups
+// of kVec consecutive elements of z (kVec = 4: float4 loads, which need C % 4 == 0 and 16-byte aligned pointers).
+// Needs kThreads * kItems * kVec >= C.
+template <class Shape>
 __global__ void __launch_bounds__(kBlock) rows_kernel(const float* __restrict__ x, const float* __restrict__ r,
                                                       const float* __restrict__ w, float* __restrict__ y, int n_rows,
                                                       int C, float eps) {
+  constexpr int kThreads = Shape::kThreads, kVec = Shape::kVec, kItems = Shape::kItems;
   __shared__ double scratch[kBlock / 32];
-  const int lane = threadIdx.x % kThreads;
-  const std::int64_t row = std::int64_t(blockIdx.x) * (kBlock / kThreads) + threadIdx.x / kThreads;
-  const bool live = row < n_rows;  // dead threads still take part in the barriers of row_reduce
+  const auto [lane, row, live] = judge::ref::row_thread<kThreads>(n_rows);
 
   float z[kItems][kVec], rv[kItems][kVec];
   judge::ref::load_row<kThreads>(x + row * C, C, live, lane, z, 0.0f);
@@ -41,23 +41,12 @@ __global__ void __launch_bounds__(kBlock) rows_kernel(const float* __restrict__ 
   const double inv_rms = 1.0 / sqrt(judge::ref::row_reduce<kThreads>(ss, scratch, 0.0, judge::ref::Sum{}) / C +
                                     double(eps));
 
-  float* yr = y + row * C;
+  judge::ref::store_row<kThreads, kVec, kItems>(y + row * C, C, live, lane, [&](int i, int j, float (&o)[kVec]) {
+    float wg[kVec];
+    judge::ref::load_group(w + j, wg);
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = (i * kThreads + lane) * kVec;
-    if (!live || j >= C) continue;
-    if constexpr (kVec == 4) {
-      const float4 wq = *reinterpret_cast<const float4*>(w + j);
-      float4 o;
-      o.x = static_cast<float>(double(z[i][0]) * inv_rms * wq.x);
-      o.y = static_cast<float>(double(z[i][1]) * inv_rms * wq.y);
-      o.z = static_cast<float>(double(z[i][2]) * inv_rms * wq.z);
-      o.w = static_cast<float>(double(z[i][3]) * inv_rms * wq.w);
-      *reinterpret_cast<float4*>(yr + j) = o;
-    } else {
-      yr[j] = static_cast<float>(double(z[i][0]) * inv_rms * w[j]);
-    }
-  }
+    for (int k = 0; k < kVec; ++k) o[k] = static_cast<float>(double(z[i][k]) * inv_rms * wg[k]);
+  });
 }
 
 // Any C: one block per row; x and residual are read once for the sum of squares and again for the output.
@@ -102,13 +91,10 @@ __global__ void long_rows_kernel(const float* __restrict__ x, const float* __res
   }
 }
 
-template <int kThreads, int kVec, int kItems>
-void launch(const float* x, const float* r, const float* w, float* y, int N, int C, float eps, cudaStream_t s) {
-  constexpr int rows_per_block = kBlock / kThreads;
-  const unsigned blocks = static_cast<unsigned>((std::int64_t(N) + rows_per_block - 1) / rows_per_block);
-  rows_kernel<kThreads, kVec, kItems><<<blocks, kBlock, 0, s>>>(x, r, w, y, N, C, eps);
-  judge::ref::check_launch(kId, "rows_kernel");
-}
+// Float4 row shapes: layer normalisation's (judge::ref::NormVec4Shapes), then rows up to 8192.
+using judge::ref::RowShape;
+using Vec4Shapes = judge::ref::RowShapes<RowShape<32, 4, 1>, RowShape<32, 4, 4>, RowShape<128, 4, 2>,
+                                         RowShape<256, 4, 4>, RowShape<256, 4, 8>>;
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int N = a.scalar<int>("N");
@@ -120,16 +106,9 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const float* w = a.input<float>("weight");
   float* y = a.output<float>("out");
   const bool vec4 = C % 4 == 0 && judge::ref::aligned16(x, r, w, y);
-  if (vec4 && C <= 32 * 4 * 1) launch<32, 4, 1>(x, r, w, y, N, C, eps, s);
-  else if (vec4 && C <= 32 * 4 * 4) launch<32, 4, 4>(x, r, w, y, N, C, eps, s);
-  else if (vec4 && C <= 128 * 4 * 2) launch<128, 4, 2>(x, r, w, y, N, C, eps, s);
-  else if (vec4 && C <= 256 * 4 * 4) launch<256, 4, 4>(x, r, w, y, N, C, eps, s);
-  else if (vec4 && C <= 256 * 4 * 8) launch<256, 4, 8>(x, r, w, y, N, C, eps, s);
-  else if (!vec4 && C <= 32 * 1 * 1) launch<32, 1, 1>(x, r, w, y, N, C, eps, s);
-  else if (!vec4 && C <= 32 * 1 * 8) launch<32, 1, 8>(x, r, w, y, N, C, eps, s);
-  else if (!vec4 && C <= 256 * 1 * 4) launch<256, 1, 4>(x, r, w, y, N, C, eps, s);
-  else if (!vec4 && C <= 256 * 1 * 16) launch<256, 1, 16>(x, r, w, y, N, C, eps, s);
-  else {
+  const auto kernel = [](auto shape) { return rows_kernel<decltype(shape)>; };
+  if (!judge::ref::launch_rows<Vec4Shapes, judge::ref::NormScalarShapes>(kId, "rows_kernel", vec4, C, N, s, kernel, x,
+                                                                         r, w, y, N, C, eps)) {
     long_rows_kernel<<<static_cast<unsigned>(N), kBlock, 0, s>>>(x, r, w, y, C, vec4, eps);
     judge::ref::check_launch(kId, "long_rows_kernel");
   }

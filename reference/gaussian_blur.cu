@@ -20,7 +20,7 @@
 #include <cstdint>
 
 #include "judge/worker/reference.hpp"
-#include "reference/reference_util.cuh"
+#include "reference/correlate2d.cuh"
 
 namespace {
 
@@ -43,10 +43,7 @@ __global__ void __launch_bounds__(kThreads)
   const int r0 = blockIdx.y * kTileRows, c0 = blockIdx.x * kTileCols;
   const int top = r0 - KH / 2, left = c0 - KW / 2;  // image coordinates of tile[0][0]
   const int tid = threadIdx.y * kTileCols + threadIdx.x;
-  for (int i = tid; i < KW * kh_pad; i += kThreads) {
-    const int n = i / kh_pad, m = i % kh_pad;
-    kT[i] = m < KH ? k[m * KW + n] : 0.0f;
-  }
+  judge::ref::stage_kernel_transposed<kThreads>(k, kT, KH, KW, kh_pad, tid);
 #pragma unroll 4
   for (int rr = threadIdx.y; rr < tile_h; rr += kThreadRows) {
     const int gr = top + rr;
@@ -63,26 +60,11 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int r = 0; r < RY; ++r) acc[r] = 0.0f;
   for (int n = 0; n < KW; ++n) {
-    const float* col = tile + ty0 * tile_w + threadIdx.x + n;
-    const float* kcol = kT + n * kh_pad;
+    const float* col = tile + ty0 * tile_w + threadIdx.x + n;  // rows read: up to tile_h - 1
     float part[RY];
 #pragma unroll
     for (int r = 0; r < RY; ++r) part[r] = 0.0f;
-    float w[RY + MC - 1];  // w[q] = tile row ty0 + m0 + q
-#pragma unroll
-    for (int q = 0; q < RY - 1; ++q) w[q] = col[q * tile_w];
-    for (int m0 = 0; m0 < kh_pad; m0 += MC) {
-#pragma unroll
-      for (int q = 0; q < MC; ++q) w[RY - 1 + q] = col[(m0 + RY - 1 + q) * tile_w];  // last row: tile_h - 1
-#pragma unroll
-      for (int mm = 0; mm < MC; ++mm) {
-        const float kv = kcol[m0 + mm];
-#pragma unroll
-        for (int r = 0; r < RY; ++r) part[r] = fmaf(w[r + mm], kv, part[r]);
-      }
-#pragma unroll
-      for (int q = 0; q < RY - 1; ++q) w[q] = w[q + MC];
-    }
+    judge::ref::slide_window<RY, MC>([&](int q) { return col[q * tile_w]; }, kT + n * kh_pad, kh_pad, part);
 #pragma unroll
     for (int r = 0; r < RY; ++r) acc[r] += part[r];
   }
@@ -118,18 +100,6 @@ void launch_ry(const float* x, const float* k, float* y, int H, int W, int KH, i
     launch<MC, 4>(x, k, y, H, W, KH, KW, s);
 }
 
-// Kernel rows are processed MC at a time and zero-padded to a multiple of MC; pick the MC that wastes least, with a
-// small preference for larger MC (fewer window loads per FMA). KH = 3, 5, 7 take MC = KH; 21 takes 7.
-int pick_mc(int KH) {
-  int best = 1;
-  double best_cost = 1e300;
-  for (int mc = 8; mc >= 1; --mc) {
-    const double cost = double((KH + mc - 1) / mc * mc) * (1.0 + 1.0 / mc);
-    if (cost < best_cost) best_cost = cost, best = mc;
-  }
-  return best;
-}
-
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int H = a.scalar<int>("input_rows"), W = a.scalar<int>("input_cols");
   const int KH = a.scalar<int>("kernel_rows"), KW = a.scalar<int>("kernel_cols");
@@ -137,16 +107,8 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const float* x = a.input<float>("input");
   const float* k = a.input<float>("kernel");
   float* y = a.output<float>("output");
-  switch (pick_mc(KH)) {
-    case 8: launch_ry<8>(x, k, y, H, W, KH, KW, s); break;
-    case 7: launch_ry<7>(x, k, y, H, W, KH, KW, s); break;
-    case 6: launch_ry<6>(x, k, y, H, W, KH, KW, s); break;
-    case 5: launch_ry<5>(x, k, y, H, W, KH, KW, s); break;
-    case 4: launch_ry<4>(x, k, y, H, W, KH, KW, s); break;
-    case 3: launch_ry<3>(x, k, y, H, W, KH, KW, s); break;
-    case 2: launch_ry<2>(x, k, y, H, W, KH, KW, s); break;
-    default: launch_ry<1>(x, k, y, H, W, KH, KW, s); break;
-  }
+  // Kernel rows MC at a time (judge::ref::pick_mc): KH = 3, 5, 7 take MC = KH; 21 takes 7.
+  judge::ref::with_mc(KH, [&](auto mc) { launch_ry<decltype(mc)::value>(x, k, y, H, W, KH, KW, s); });
 }
 
 void cpu(judge::HostArgs& a) {

@@ -31,6 +31,7 @@
 #include "reference/attention_softmax.cuh"
 #include "reference/cublas_scope.cuh"
 #include "reference/scratch.cuh"
+#include "reference/weight_draws.cuh"
 
 namespace {
 
@@ -131,9 +132,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   float* out = a.output<float>("output");
 
   const std::int64_t per_head = std::int64_t(n) * n;
-  const std::int64_t max_heads = std::max<std::int64_t>(1, kScratchScores / per_head);
-  const std::int64_t chunks = (H + max_heads - 1) / max_heads;
-  const int heads = static_cast<int>((H + chunks - 1) / chunks);
+  const int heads = static_cast<int>(judge::ref::whole_item_chunk(H, per_head, kScratchScores));
 
   // One scratch: xn / hn (n x D, LN1 then LN2), qkv (n x 3D), attn (n x D), hid (n x D), fc (n x FFN), the scores
   // (heads x n x n) and the chunk's 1 / sums (heads x n doubles, first so that they are 8-byte aligned).
@@ -171,9 +170,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
     judge::ref::check_cublas(cublasSgemmStridedBatched(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, DH, &one, K, ld, DH, Q,
                                                        ld, DH, &zero, S, n, per_head, hc),
                              kId, "cublasSgemmStridedBatched(Q K^T)");
-    judge::ref::softmax_rows_kernel<<<static_cast<unsigned>(hc * rows), kBlock, 0, s>>>(
-        S, n, n, judge::ref::ScaledLogits{0.125}, inv_sum);
-    judge::ref::check_launch(kId, "softmax_rows_kernel");
+    judge::ref::launch_softmax_rows(kId, S, n, n, hc * rows, judge::ref::ScaledLogits{0.125}, inv_sum, s);
     // Row-major attn_h (n x DH, ld D) = E_h V_h is column-major attn_h^T = V_h^T E_h^T.
     judge::ref::check_cublas(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, DH, n, n, &one, V, ld, DH, S,
                                                        n, per_head, &zero, attn + h0 * DH, D, DH, hc),
@@ -269,17 +266,9 @@ void cpu(judge::HostArgs& a) {
 
 // ---- the weights generator ----
 
-struct WeightValue {
-  double std = 0.02, bias = 0.0;
-  std::uint64_t key = 0;
+struct WeightValue : judge::ref::WeightDraws {
+  double bias = 0.0;
 
-  JUDGE_HD double uniform(std::int64_t e, double lo, double hi) const {
-    return lo + (hi - lo) * judge::gen::unit(key, static_cast<std::uint64_t>(2 * e));
-  }
-  JUDGE_HD double normal(std::int64_t e) const {  // two draws of element e
-    return std * judge::box_muller(judge::gen::unit(key, static_cast<std::uint64_t>(2 * e)),
-                                   judge::gen::unit(key, static_cast<std::uint64_t>(2 * e + 1)));
-  }
   JUDGE_HD double operator()(std::int64_t e) const {
     if (e < O_LN1_B) return uniform(e, 0.8, 1.2);                              // gamma1
     if (e < O_WQKV) return uniform(e, -0.1, 0.1);                              // beta1
@@ -297,12 +286,7 @@ struct WeightValue {
 };
 
 void gpt2_weights(const judge::GeneratorCall& c) {
-  if (c.dtype != judge::DType::float32)
-    JUDGE_THROW(judge::Error, "generator 'gpt2_weights' makes float32 values; the buffer is {}",
-                judge::to_string(c.dtype));
-  if (c.count != TOTAL_WEIGHTS)
-    JUDGE_THROW(judge::Error, "generator 'gpt2_weights': the buffer holds {} elements, expected {}", c.count,
-                TOTAL_WEIGHTS);
+  judge::ref::check_weights_buffer(c, "gpt2_weights", TOTAL_WEIGHTS);
   WeightValue v;
   v.std = c.arg("std");
   v.bias = c.arg("bias");

@@ -251,18 +251,8 @@ void run(const Params& p, std::int64_t groups, cudaStream_t s) {
   if (per_round > 0 && groups <= kMaxGroups) {
     const std::int64_t grid = per_round < p.tiles ? per_round : p.tiles;  // both multiples of tiles_per_group
     const unsigned epoch = next_epoch();
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(grid));
-    config.blockDim = dim3(kBlock);
-    config.stream = s;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeCooperative;
-    attribute[0].val.cooperative = 1;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    judge::ref::check_cuda(cudaLaunchKernelEx(&config, fused_kernel<kVec>, p, epoch), kId,
-                           "cudaLaunchKernelEx(fused_kernel)");
-    judge::ref::check_launch(kId, "fused_kernel");
+    judge::ref::launch_cooperative(kId, "fused_kernel", fused_kernel<kVec>, static_cast<unsigned>(grid), kBlock, 0, s,
+                                   p, epoch);
     return;
   }
   const unsigned tiles = static_cast<unsigned>(p.tiles);

@@ -23,10 +23,7 @@
 namespace {
 
 constexpr const char* kId = "grouped_query_attention";
-constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
-using judge::ref::softmax_rows_kernel;
-using judge::ref::scale_rows_kernel;
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int Hq = a.scalar<int>("num_q_heads");
@@ -44,14 +41,10 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   // rows, in equal parts as few as the scratch allows (larger products run closer to cuBLAS's peak).
   int heads = 1;
   std::int64_t rows = R;
-  if (head_scores <= kScratchFloats) {
-    const std::int64_t fit = kScratchFloats / head_scores;
-    const std::int64_t chunks = (Hkv + fit - 1) / fit;
-    heads = static_cast<int>((Hkv + chunks - 1) / chunks);
-  } else {
-    const std::int64_t chunks = (head_scores + kScratchFloats - 1) / kScratchFloats;
-    rows = (R + chunks - 1) / chunks;
-  }
+  if (head_scores <= kScratchFloats)
+    heads = static_cast<int>(judge::ref::whole_item_chunk(Hkv, head_scores, kScratchFloats));
+  else
+    rows = judge::ref::equal_chunk(R, L, kScratchFloats);
   static judge::ref::Scratch scores(kId, "scores"), sums(kId, "row sums");
   float* S = scores.get<float>(static_cast<std::size_t>(heads * rows * L));
   double* inv_sum = sums.get<double>(static_cast<std::size_t>(heads * rows));
@@ -76,9 +69,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
           cublasSgemmStridedBatched(h, CUBLAS_OP_T, CUBLAS_OP_N, L, r, d, &one, K + h0 * kv_stride, d, kv_stride, Qc,
                                     d, q_stride, &zero, S, L, s_stride, nb),
           kId, "cublasSgemmStridedBatched(Q K^T)");
-      softmax_rows_kernel<<<static_cast<unsigned>(nb * r), kBlock, 0, s>>>(S, L, L, judge::ref::ScaledLogits{scale},
-                                                                            inv_sum);
-      judge::ref::check_launch(kId, "softmax_rows_kernel");
+      judge::ref::launch_softmax_rows(kId, S, L, L, nb * r, judge::ref::ScaledLogits{scale}, inv_sum, s);
       // Row-major out_chunk (r x d) = E (r x L) V_h (L x d) is column-major out^T (d x r) = V_h^T (d x L, ld d)
       // E^T (L x r, ld L): both buffers already read as those transposes, so no operation is transposed.
       judge::ref::check_cublas(
@@ -86,9 +77,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
                                     L, s_stride, &zero, Oc, d, q_stride, nb),
           kId, "cublasSgemmStridedBatched(E V)");
       // The chunk's outputs are contiguous (nb > 1 only with whole heads, r == R), in the order of S's rows.
-      const std::int64_t count = std::int64_t(nb) * r * d;
-      scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(Oc, inv_sum, count, d);
-      judge::ref::check_launch(kId, "scale_rows_kernel");
+      judge::ref::launch_scale_rows(kId, Oc, inv_sum, std::int64_t(nb) * r * d, d, s);
     }
   }
 }
@@ -105,26 +94,13 @@ void cpu(judge::HostArgs& a) {
   const std::int64_t group = Hq / Hkv;
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
   std::vector<double> p(static_cast<std::size_t>(L));
+  const auto logit = [&](std::int64_t, double dot) { return dot * scale; };
   for (std::int64_t g = 0; g < Hq; ++g) {
     const std::int64_t h = g / group;  // the K, V head this query head reads
     const float* Kh = K + h * L * d;
     const float* Vh = V + h * L * d;
-    for (std::int64_t i = 0; i < L; ++i) {
-      const float* q = Q + (g * L + i) * d;
-      double* o = out + (g * L + i) * d;
-      double m = -INFINITY;
-      for (std::int64_t j = 0; j < L; ++j) {
-        double dot = 0.0;
-        for (std::int64_t c = 0; c < d; ++c) dot += double(q[c]) * double(Kh[j * d + c]);
-        p[j] = dot * scale;
-        m = p[j] > m ? p[j] : m;
-      }
-      double sum = 0.0;
-      for (std::int64_t j = 0; j < L; ++j) sum += (p[j] = std::exp(p[j] - m));
-      for (std::int64_t c = 0; c < d; ++c) o[c] = 0.0;
-      for (std::int64_t j = 0; j < L; ++j)
-        for (std::int64_t c = 0; c < d; ++c) o[c] += p[j] / sum * double(Vh[j * d + c]);
-    }
+    for (std::int64_t i = 0; i < L; ++i)
+      judge::ref::attention_row_cpu(Q + (g * L + i) * d, Kh, d, Vh, d, L, d, logit, p.data(), out + (g * L + i) * d);
   }
 }
 

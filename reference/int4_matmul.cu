@@ -22,6 +22,7 @@
 #include "judge/worker/generators/fill.cuh"
 #include "judge/worker/reference.hpp"
 #include "reference/cublas_scope.cuh"
+#include "reference/round_to_half.cuh"
 #include "reference/scratch.cuh"
 
 namespace {
@@ -67,22 +68,6 @@ __global__ void dequant_split_kernel(const std::uint8_t* w_q, const __half* scal
     nonzero |= split_weight(byte & 0xfu, scale, hi[j + 1], lo[j + 1]);
   }
   if (__syncthreads_or(nonzero) && threadIdx.x == 0) atomicOr(any_lo, 1);
-}
-
-// y = half(S) over n elements; four per step (a 16-byte load, an 8-byte store) where y is 8-byte aligned.
-__global__ void to_half_kernel(const float* S, __half* y, std::int64_t n) {
-  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
-  const std::int64_t first = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
-  const std::int64_t quads = reinterpret_cast<std::uintptr_t>(y) % 8 == 0 ? n / 4 : 0;
-  for (std::int64_t q = first; q < quads; q += stride) {
-    const float4 s = reinterpret_cast<const float4*>(S)[q];
-    uint2 raw;
-    __half2* h = reinterpret_cast<__half2*>(&raw);
-    h[0] = __floats2half2_rn(s.x, s.y);
-    h[1] = __floats2half2_rn(s.z, s.w);
-    reinterpret_cast<uint2*>(y)[q] = raw;
-  }
-  for (std::int64_t i = 4 * quads + first; i < n; i += stride) y[i] = __float2half_rn(S[i]);
 }
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
@@ -131,9 +116,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
                                           CUDA_R_16F, ld, a.input<__half>("x"), CUDA_R_16F, ld, &one, S, CUDA_R_32F,
                                           N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                              kId, "cublasGemmEx(+= x W_lo^T)");
-  to_half_kernel<<<judge::ref::grid_for((outputs + 3) / 4), judge::ref::kBlock, 0, s>>>(S, a.output<__half>("y"),
-                                                                                       outputs);
-  judge::ref::check_launch(kId, "to_half_kernel");
+  judge::ref::round_to_half(kId, S, a.output<__half>("y"), outputs, s);
 }
 
 void cpu(judge::HostArgs& a) {

@@ -80,9 +80,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
 
   scores_kernel<<<judge::ref::grid_for(rows, kWarps), kBlock, 0, s>>>(Q, K, k_scale, S, rows, L, d);
   judge::ref::check_launch(kId, "scores_kernel");
-  judge::ref::softmax_rows_kernel<<<static_cast<unsigned>(H), kBlock, 0, s>>>(
-      S, L, L, judge::ref::ScaledLogits{1.0 / std::sqrt(double(d))}, inv_sum);
-  judge::ref::check_launch(kId, "softmax_rows_kernel");
+  judge::ref::launch_softmax_rows(kId, S, L, L, H, judge::ref::ScaledLogits{1.0 / std::sqrt(double(d))}, inv_sum, s);
   weighted_values_kernel<<<dim3(static_cast<unsigned>(H), static_cast<unsigned>((d + 31) / 32)), kBlock, 0, s>>>(
       S, inv_sum, V, v_scale, out, L, d);
   judge::ref::check_launch(kId, "weighted_values_kernel");

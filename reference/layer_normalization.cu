@@ -14,59 +14,29 @@ namespace {
 constexpr const char* kId = "layer_normalization";
 constexpr int kBlock = judge::ref::kBlock;
 
-// kThreads threads per row (kBlock / kThreads rows per block); each holds kItems groups of kVec consecutive elements
-// (kVec = 4: float4 loads, which need C % 4 == 0 and 16-byte aligned pointers). Needs kThreads * kItems * kVec >= C.
-template <int kThreads, int kVec, int kItems>
+// Shape (a judge::ref::RowShape): kThreads threads per row (kBlock / kThreads rows per block); each holds kItems groups
+// of kVec consecutive elements (kVec = 4: float4 loads, which need C % 4 == 0 and 16-byte aligned pointers). Needs
+// kThreads * kItems * kVec >= C.
+template <class Shape>
 __global__ void __launch_bounds__(kBlock) rows_kernel(const float* __restrict__ x, const float* __restrict__ w,
                                                       const float* __restrict__ b, float* __restrict__ y, int n_rows,
                                                       int C, float eps) {
+  constexpr int kThreads = Shape::kThreads, kVec = Shape::kVec, kItems = Shape::kItems;
   __shared__ double scratch[kBlock / 32];
-  const int lane = threadIdx.x % kThreads;
-  const std::int64_t row = std::int64_t(blockIdx.x) * (kBlock / kThreads) + threadIdx.x / kThreads;
-  const bool live = row < n_rows;  // dead threads still take part in the barriers of row_reduce
+  const auto [lane, row, live] = judge::ref::row_thread<kThreads>(n_rows);
   const float* xr = x + row * C;
   float* yr = y + row * C;
 
   double v[kItems][kVec];
   judge::ref::load_row<kThreads>(xr, C, live, lane, v, 0.0);
-  double s = 0.0;
+  const double rstd = judge::ref::centre_row<kThreads>(v, C, lane, double(eps), scratch);
+  judge::ref::store_row<kThreads, kVec, kItems>(yr, C, live, lane, [&](int i, int j, float (&o)[kVec]) {
+    float wg[kVec], bg[kVec];
+    judge::ref::load_group(w + j, wg);
+    judge::ref::load_group(b + j, bg);
 #pragma unroll
-  for (int i = 0; i < kItems; ++i)
-#pragma unroll
-    for (int k = 0; k < kVec; ++k) s += v[i][k];
-  const double mean = judge::ref::row_reduce<kThreads>(s, scratch, 0.0, judge::ref::Sum{}) / C;
-
-  double ss = 0.0;
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = (i * kThreads + lane) * kVec;
-#pragma unroll
-    for (int k = 0; k < kVec; ++k) {
-      const double d = v[i][k] - mean;
-      v[i][k] = d;
-      if (j < C) ss += d * d;
-    }
-  }
-  const double var = judge::ref::row_reduce<kThreads>(ss, scratch, 0.0, judge::ref::Sum{}) / C;
-  const double rstd = 1.0 / sqrt(var + double(eps));
-
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = (i * kThreads + lane) * kVec;
-    if (!live || j >= C) continue;
-    if constexpr (kVec == 4) {
-      const float4 wq = *reinterpret_cast<const float4*>(w + j);
-      const float4 bq = *reinterpret_cast<const float4*>(b + j);
-      float4 o;
-      o.x = fmaf(static_cast<float>(v[i][0] * rstd), wq.x, bq.x);
-      o.y = fmaf(static_cast<float>(v[i][1] * rstd), wq.y, bq.y);
-      o.z = fmaf(static_cast<float>(v[i][2] * rstd), wq.z, bq.z);
-      o.w = fmaf(static_cast<float>(v[i][3] * rstd), wq.w, bq.w);
-      *reinterpret_cast<float4*>(yr + j) = o;
-    } else {
-      yr[j] = fmaf(static_cast<float>(v[i][0] * rstd), w[j], b[j]);
-    }
-  }
+    for (int k = 0; k < kVec; ++k) o[k] = fmaf(static_cast<float>(v[i][k] * rstd), wg[k], bg[k]);
+  });
 }
 
 // Any C: one block per row, the row read from global memory for the mean, the variance and the output.
@@ -91,14 +61,6 @@ __global__ void long_rows_kernel(const float* __restrict__ x, const float* __res
   for (int j = threadIdx.x; j < C; j += kBlock) yr[j] = fmaf(static_cast<float>((xr[j] - mean) * rstd), w[j], b[j]);
 }
 
-template <int kThreads, int kVec, int kItems>
-void launch(const float* x, const float* w, const float* b, float* y, int N, int C, float eps, cudaStream_t s) {
-  constexpr int rows_per_block = kBlock / kThreads;
-  const unsigned blocks = static_cast<unsigned>((std::int64_t(N) + rows_per_block - 1) / rows_per_block);
-  rows_kernel<kThreads, kVec, kItems><<<blocks, kBlock, 0, s>>>(x, w, b, y, N, C, eps);
-  judge::ref::check_launch(kId, "rows_kernel");
-}
-
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int N = a.scalar<int>("N");
   const int C = a.scalar<int>("C");
@@ -109,15 +71,9 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const float* b = a.input<float>("bias");
   float* y = a.output<float>("output");
   const bool vec4 = C % 4 == 0 && judge::ref::aligned16(x, w, b, y);
-  if (vec4 && C <= 32 * 4 * 1) launch<32, 4, 1>(x, w, b, y, N, C, eps, s);
-  else if (vec4 && C <= 32 * 4 * 4) launch<32, 4, 4>(x, w, b, y, N, C, eps, s);
-  else if (vec4 && C <= 128 * 4 * 2) launch<128, 4, 2>(x, w, b, y, N, C, eps, s);
-  else if (vec4 && C <= 256 * 4 * 4) launch<256, 4, 4>(x, w, b, y, N, C, eps, s);
-  else if (C <= 32 * 1 * 1) launch<32, 1, 1>(x, w, b, y, N, C, eps, s);
-  else if (C <= 32 * 1 * 8) launch<32, 1, 8>(x, w, b, y, N, C, eps, s);
-  else if (C <= 256 * 1 * 4) launch<256, 1, 4>(x, w, b, y, N, C, eps, s);
-  else if (C <= 256 * 1 * 16) launch<256, 1, 16>(x, w, b, y, N, C, eps, s);
-  else {
+  const auto kernel = [](auto shape) { return rows_kernel<decltype(shape)>; };
+  if (!judge::ref::launch_rows<judge::ref::NormVec4Shapes, judge::ref::NormScalarShapes>(
+          kId, "rows_kernel", vec4, C, N, s, kernel, x, w, b, y, N, C, eps)) {
     long_rows_kernel<<<static_cast<unsigned>(N), kBlock, 0, s>>>(x, w, b, y, C, eps);
     judge::ref::check_launch(kId, "long_rows_kernel");
   }

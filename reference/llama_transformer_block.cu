@@ -35,6 +35,7 @@
 #include "reference/attention_softmax.cuh"
 #include "reference/cublas_scope.cuh"
 #include "reference/scratch.cuh"
+#include "reference/weight_draws.cuh"
 
 namespace {
 
@@ -173,9 +174,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
     judge::ref::check_cublas(cublasSgemmStridedBatched(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, DH, &one, K, ld, 0, Q,
                                                        ld, DH, &zero, S, n, per_head, GROUP),
                              kId, "cublasSgemmStridedBatched(Q K^T)");
-    judge::ref::softmax_rows_kernel<<<static_cast<unsigned>(GROUP * rows), kBlock, 0, s>>>(
-        S, n, n, CausalHeadsLogits{0.125, rows}, inv_sum);
-    judge::ref::check_launch(kId, "softmax_rows_kernel");
+    judge::ref::launch_softmax_rows(kId, S, n, n, GROUP * rows, CausalHeadsLogits{0.125, rows}, inv_sum, s);
     // Row-major attn_g (n x DH, ld D) = E_g V_h is column-major attn_g^T = V_h^T E_g^T (V stride 0 again).
     judge::ref::check_cublas(cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, DH, n, n, &one, V, ld, 0, S,
                                                        n, per_head, &zero, attn + g0 * DH, D, DH, GROUP),
@@ -280,17 +279,7 @@ void cpu(judge::HostArgs& a) {
 
 // ---- the generators ----
 
-struct WeightValue {
-  double std = 0.02;
-  std::uint64_t key = 0;
-
-  JUDGE_HD double uniform(std::int64_t e, double lo, double hi) const {
-    return lo + (hi - lo) * judge::gen::unit(key, static_cast<std::uint64_t>(2 * e));
-  }
-  JUDGE_HD double normal(std::int64_t e) const {  // two draws of element e
-    return std * judge::box_muller(judge::gen::unit(key, static_cast<std::uint64_t>(2 * e)),
-                                   judge::gen::unit(key, static_cast<std::uint64_t>(2 * e + 1)));
-  }
+struct WeightValue : judge::ref::WeightDraws {
   JUDGE_HD double operator()(std::int64_t e) const {
     if (e < O_WQ) return uniform(e, 0.8, 1.2);                     // RMSNorm 1 gain
     if (e >= O_RMS2 && e < O_WGATE) return uniform(e, 0.8, 1.2);   // RMSNorm 2 gain
@@ -299,12 +288,7 @@ struct WeightValue {
 };
 
 void llama_weights(const judge::GeneratorCall& c) {
-  if (c.dtype != judge::DType::float32)
-    JUDGE_THROW(judge::Error, "generator 'llama_weights' makes float32 values; the buffer is {}",
-                judge::to_string(c.dtype));
-  if (c.count != TOTAL_WEIGHTS)
-    JUDGE_THROW(judge::Error, "generator 'llama_weights': the buffer holds {} elements, expected {}", c.count,
-                TOTAL_WEIGHTS);
+  judge::ref::check_weights_buffer(c, "llama_weights", TOTAL_WEIGHTS);
   WeightValue v;
   v.std = c.arg("std");
   v.key = c.key;

@@ -19,6 +19,7 @@
 #include "judge/worker/reference.hpp"
 #include "reference/cublas_scope.cuh"
 #include "reference/rows.cuh"
+#include "reference/score_chunks.cuh"
 #include "reference/scratch.cuh"
 
 namespace {
@@ -28,27 +29,22 @@ constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
 constexpr int kMaxRow = 256 * 40;                                // the longest row the softmax holds: N <= 10,240
 
-// kThreads threads per row of n scores (kBlock / kThreads rows per block); each holds kItems groups of kVec consecutive
-// scores (kVec = 4: float4 loads, which need n % 4 == 0). Needs kThreads * kItems * kVec >= n. In place:
+// Shape (a judge::ref::RowShape): kThreads threads per row of n scores (kBlock / kThreads rows per block); each holds
+// kItems groups of kVec consecutive scores (kVec = 4: float4 loads, which need n % 4 == 0). Needs
+// kThreads * kItems * kVec >= n. In place:
 // S[row][j] <- exp((S[row][j] - max) * scale) / (sum over the row of the same).
-template <int kThreads, int kVec, int kItems>
+template <class Shape>
 __global__ void __launch_bounds__(kBlock) softmax_rows_kernel(float* __restrict__ S, std::int64_t rows, int n,
                                                               double scale) {
+  constexpr int kThreads = Shape::kThreads, kVec = Shape::kVec, kItems = Shape::kItems;
   __shared__ float max_scratch[kBlock / 32];
   __shared__ double sum_scratch[kBlock / 32];
-  const int lane = threadIdx.x % kThreads;
-  const std::int64_t row = std::int64_t(blockIdx.x) * (kBlock / kThreads) + threadIdx.x / kThreads;
-  const bool live = row < rows;  // dead threads still take part in the barriers
+  const auto [lane, row, live] = judge::ref::row_thread<kThreads>(rows);
   float* r = S + row * n;
 
   float v[kItems][kVec];
   judge::ref::load_row<kThreads>(r, n, live, lane, v, -INFINITY);
-  float m = -INFINITY;
-#pragma unroll
-  for (int i = 0; i < kItems; ++i)
-#pragma unroll
-    for (int k = 0; k < kVec; ++k) m = fmaxf(m, v[i][k]);
-  m = judge::ref::row_reduce<kThreads>(m, max_scratch, -INFINITY, judge::ref::Max{});
+  const float m = judge::ref::row_max<kThreads>(v, max_scratch);
 
   double e[kItems][kVec];
   double sum = 0.0;
@@ -62,40 +58,27 @@ __global__ void __launch_bounds__(kBlock) softmax_rows_kernel(float* __restrict_
   // sum >= 1: the maximum's own term is exp(0).
   const double inv = 1.0 / judge::ref::row_reduce<kThreads>(sum, sum_scratch, 0.0, judge::ref::Sum{});
 
+  judge::ref::store_row<kThreads, kVec, kItems>(r, n, live, lane, [&](int i, int, float (&o)[kVec]) {
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = (i * kThreads + lane) * kVec;
-    if (!live || j >= n) continue;
-    if constexpr (kVec == 4) {
-      *reinterpret_cast<float4*>(r + j) = make_float4(static_cast<float>(e[i][0] * inv), static_cast<float>(e[i][1] * inv),
-                                                      static_cast<float>(e[i][2] * inv), static_cast<float>(e[i][3] * inv));
-    } else {
-      r[j] = static_cast<float>(e[i][0] * inv);
-    }
-  }
+    for (int k = 0; k < kVec; ++k) o[k] = static_cast<float>(e[i][k] * inv);
+  });
 }
 
-template <int kThreads, int kVec, int kItems>
-void launch_softmax(float* S, std::int64_t rows, int n, double scale, cudaStream_t s) {
-  constexpr int rows_per_block = kBlock / kThreads;
-  const unsigned blocks = static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block);
-  softmax_rows_kernel<kThreads, kVec, kItems><<<blocks, kBlock, 0, s>>>(S, rows, n, scale);
-  judge::ref::check_launch(kId, "softmax_rows_kernel");
-}
+// Row shapes by row length, the last of each ladder holding kMaxRow: float4 groups where n % 4 == 0, single floats
+// otherwise.
+using judge::ref::RowShape;
+using Vec4Shapes =
+    judge::ref::RowShapes<RowShape<32, 4, 1>, RowShape<32, 4, 8>, RowShape<256, 4, 4>, RowShape<256, 4, 10>>;
+using ScalarShapes =
+    judge::ref::RowShapes<RowShape<32, 1, 1>, RowShape<32, 1, 8>, RowShape<256, 1, 8>, RowShape<256, 1, 40>>;
+static_assert(RowShape<256, 4, 10>::kMaxN == kMaxRow && RowShape<256, 1, 40>::kMaxN == kMaxRow);
 
-// rows x n scores, rows of n floats one after another (each row 16-byte aligned when n % 4 == 0: S is cudaMalloc'd).
+// rows x n scores (n <= kMaxRow), rows of n floats one after another (each row 16-byte aligned when n % 4 == 0: S is
+// cudaMalloc'd).
 void softmax_rows(float* S, std::int64_t rows, int n, double scale, cudaStream_t s) {
-  if (n % 4 == 0) {
-    if (n <= 32 * 4 * 1) launch_softmax<32, 4, 1>(S, rows, n, scale, s);
-    else if (n <= 32 * 4 * 8) launch_softmax<32, 4, 8>(S, rows, n, scale, s);
-    else if (n <= 256 * 4 * 4) launch_softmax<256, 4, 4>(S, rows, n, scale, s);
-    else launch_softmax<256, 4, 10>(S, rows, n, scale, s);
-  } else {
-    if (n <= 32 * 1 * 1) launch_softmax<32, 1, 1>(S, rows, n, scale, s);
-    else if (n <= 32 * 1 * 8) launch_softmax<32, 1, 8>(S, rows, n, scale, s);
-    else if (n <= 256 * 1 * 8) launch_softmax<256, 1, 8>(S, rows, n, scale, s);
-    else launch_softmax<256, 1, 40>(S, rows, n, scale, s);
-  }
+  const auto kernel = [](auto shape) { return softmax_rows_kernel<decltype(shape)>; };
+  judge::ref::launch_rows<Vec4Shapes, ScalarShapes>(kId, "softmax_rows_kernel", n % 4 == 0, n, rows, s, kernel, S, rows,
+                                                    n, scale);
 }
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
@@ -114,9 +97,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
 
   // Chunks of equal numbers of heads, as few as the scratch allows (larger products run closer to cuBLAS's peak).
   const std::int64_t per_head = std::int64_t(N) * N;
-  const std::int64_t max_heads = std::max<std::int64_t>(1, kScratchFloats / per_head);
-  const std::int64_t chunks = (h + max_heads - 1) / max_heads;
-  const int heads = static_cast<int>((h + chunks - 1) / chunks);
+  const int heads = static_cast<int>(judge::ref::whole_item_chunk(h, per_head, kScratchFloats));
   static judge::ref::Scratch scores(kId, "scores");
   float* S = scores.get<float>(static_cast<std::size_t>(heads * per_head));
   const double scale = 1.0 / std::sqrt(static_cast<double>(d_k));

@@ -28,7 +28,6 @@ namespace {
 constexpr const char* kId = "multi_head_cross_attention";
 constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
-using judge::ref::softmax_rows_kernel;
 
 // output[i][h][c] = O[h][i][c] * inv_sum[h * M + i] over all M x H x D outputs (O and inv_sum are head-major, as the
 // rows of S; output is query-major).
@@ -54,9 +53,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   float* out = a.output<float>("output");
   const int ld = H * D;  // the model dimension, at most 64 * 256: the row length of every tensor
   const std::int64_t scores = std::int64_t(M) * N;  // of one head; at most 2^24 < kScratchFloats
-  // Chunks of equal size, as few as the scratch allows (larger batches run closer to cuBLAS's peak).
-  const std::int64_t chunks = (H * scores + kScratchFloats - 1) / kScratchFloats;
-  const int heads = static_cast<int>((H + chunks - 1) / chunks);
+  const int heads = static_cast<int>(judge::ref::equal_chunk(H, scores, kScratchFloats));
   static judge::ref::Scratch score_buf(kId, "scores"), head_out(kId, "head-major output"), sums(kId, "row sums");
   float* S = score_buf.get<float>(static_cast<std::size_t>(heads * scores));
   float* O = head_out.get<float>(static_cast<std::size_t>(M) * ld);
@@ -76,9 +73,8 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
         cublasSgemmStridedBatched(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, D, &one, K + std::int64_t(h0) * D, ld, D,
                                   Q + std::int64_t(h0) * D, ld, D, &zero, S, N, scores, hc),
         kId, "cublasSgemmStridedBatched(Q K^T)");
-    softmax_rows_kernel<<<static_cast<unsigned>(hc) * M, kBlock, 0, s>>>(S, N, N, judge::ref::ScaledLogits{scale},
-                                                                          inv_sum + std::int64_t(h0) * M);
-    judge::ref::check_launch(kId, "softmax_rows_kernel");
+    judge::ref::launch_softmax_rows(kId, S, N, N, std::int64_t(hc) * M, judge::ref::ScaledLogits{scale},
+                                    inv_sum + std::int64_t(h0) * M, s);
     // Row-major O_h (M x D, contiguous) = E_h (M x N) V_h (N x D, row stride ld) is column-major O_h^T (D x M, ld D)
     // = V_h^T (D x N, ld ld) E_h^T (N x M, ld N): every buffer already reads as that transpose.
     judge::ref::check_cublas(
@@ -103,24 +99,11 @@ void cpu(judge::HostArgs& a) {
   const std::int64_t ld = H * D;
   std::vector<double> p(static_cast<std::size_t>(N));
   const double scale = 1.0 / std::sqrt(static_cast<double>(D));
-  for (std::int64_t h = 0; h < H; ++h)
-    for (std::int64_t i = 0; i < M; ++i) {
-      const float* q = Q + i * ld + h * D;
-      double m = -INFINITY;
-      for (std::int64_t j = 0; j < N; ++j) {
-        const float* k = K + j * ld + h * D;
-        double dot = 0.0;
-        for (std::int64_t c = 0; c < D; ++c) dot += double(q[c]) * double(k[c]);
-        p[j] = dot * scale;
-        m = p[j] > m ? p[j] : m;
-      }
-      double sum = 0.0;
-      for (std::int64_t j = 0; j < N; ++j) sum += (p[j] = std::exp(p[j] - m));
-      double* o = out + i * ld + h * D;
-      for (std::int64_t c = 0; c < D; ++c) o[c] = 0.0;
-      for (std::int64_t j = 0; j < N; ++j)
-        for (std::int64_t c = 0; c < D; ++c) o[c] += p[j] / sum * double(V[j * ld + h * D + c]);
-    }
+  const auto logit = [&](std::int64_t, double dot) { return dot * scale; };
+  for (std::int64_t h = 0; h < H; ++h)  // head h: the D columns from h * D of every row (row length ld)
+    for (std::int64_t i = 0; i < M; ++i)
+      judge::ref::attention_row_cpu(Q + i * ld + h * D, K + h * D, ld, V + h * D, ld, N, D, logit, p.data(),
+                                    out + i * ld + h * D);
 }
 
 }  // namespace

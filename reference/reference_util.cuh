@@ -1,11 +1,13 @@
 #pragma once
-// Helpers shared by the reference kernels in reference/*.cu. CMake globs only *.cu here, so this header (and the
-// other headers beside it: elementwise.cuh, grid_sum.cuh, rows.cuh, cublas_scope.cuh, scratch.cuh) is compiled
-// as part of each reference, never on its own.
+// Helpers shared by the reference kernels in reference/*.cu. CMake globs only *.cu here, so this header (and every
+// other header beside it: elementwise.cuh, grid_sum.cuh, rows.cuh, cublas_scope.cuh, scratch.cuh, ...) is compiled as
+// part of each reference, never on its own.
 //
 // Every CUDA and cuBLAS call of a reference is checked: a failure throws judge::Error naming the challenge and the
 // call, so a broken reference is reported as the judge's fault, never as a wrong answer of the submission.
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -99,6 +101,27 @@ unsigned resident_blocks(Kernel kernel, int block, const char* challenge) {
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0), challenge,
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   return static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm > 0 ? per_sm : 1);
+}
+
+// kernel(args...) launched on `stream` as a cooperative kernel (its blocks may wait on one another, so the caller sizes
+// `grid` to what is resident at once), with `block` threads a block and `smem` bytes of dynamic shared memory; the
+// launch and its configuration are checked, `name` naming the kernel in the error.
+template <class... Params, class... Args>
+void launch_cooperative(const char* challenge, const char* name, void (*kernel)(Params...), unsigned grid,
+                        unsigned block, std::size_t smem, cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeCooperative;
+  attribute[0].val.cooperative = 1;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&config, kernel, args...), challenge,
+             (std::string("cudaLaunchKernelEx(") + name + ")").c_str());
+  check_launch(challenge, name);
 }
 
 // For CPU references: C (rows x cols) = A (rows x inner) B (inner x cols), row-major, every product and sum in double.

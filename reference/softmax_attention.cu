@@ -8,7 +8,6 @@
 //      E rounded to float once; 1 / sum is kept per row;
 //   3. output_chunk = E V, then each output row is multiplied by its 1 / sum (in double).
 // Normalising after the second product instead of before saves a pass over the M x N scores.
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -21,10 +20,7 @@
 namespace {
 
 constexpr const char* kId = "softmax_attention";
-constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 28;  // 1 GiB of scores per chunk at most
-using judge::ref::softmax_rows_kernel;
-using judge::ref::scale_rows_kernel;
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int M = a.scalar<int>("M");
@@ -35,36 +31,11 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const float* K = a.input<float>("K");
   const float* V = a.input<float>("V");
   float* out = a.output<float>("output");
-  // Chunks of equal size, as few as the scratch allows (larger products run closer to cuBLAS's peak).
-  const std::int64_t chunks = (std::int64_t(M) * N + kScratchFloats - 1) / kScratchFloats;
-  const int rows = static_cast<int>((M + chunks - 1) / chunks);
   static judge::ref::Scratch scores(kId, "scores"), sums(kId, "row sums");
-  float* S = scores.get<float>(static_cast<std::size_t>(rows) * N);
-  double* inv_sum = sums.get<double>(static_cast<std::size_t>(rows));
-  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-
+  const judge::ref::ScaledLogits logits{1.0 / std::sqrt(static_cast<double>(d))};
   const judge::ref::CublasScope cublas(a.cublas(), s, CUBLAS_PEDANTIC_MATH, kId);
-  cublasHandle_t h = cublas.handle();
-  const float one = 1.0f, zero = 0.0f;
-  for (int r0 = 0; r0 < M; r0 += rows) {
-    const int r = std::min(rows, M - r0);
-    // cuBLAS is column-major, and a row-major R x C matrix read column-major is its C x R transpose. Row-major
-    // S (r x N) = Q_chunk (r x d) K^T is column-major S^T (N x r) = K Q_chunk^T: K's buffer read column-major is
-    // K^T (d x N, ld d), transposed back by CUBLAS_OP_T; Q_chunk's is Q_chunk^T (d x r, ld d).
-    judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, N, r, d, &one, K, d,
-                                         Q + std::int64_t(r0) * d, d, &zero, S, N),
-                             kId, "cublasSgemm(Q K^T)");
-    softmax_rows_kernel<<<r, kBlock, 0, s>>>(S, N, N, judge::ref::ScaledLogits{scale}, inv_sum);
-    judge::ref::check_launch(kId, "softmax_rows_kernel");
-    // Row-major out_chunk (r x d) = E (r x N) V (N x d) is column-major out^T (d x r) = V^T (d x N, ld d) E^T (N x r,
-    // ld N): both buffers already read as those transposes, so no operation is transposed.
-    float* out_chunk = out + std::int64_t(r0) * d;
-    judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, d, r, N, &one, V, d, S, N, &zero, out_chunk, d),
-                             kId, "cublasSgemm(E V)");
-    const std::int64_t count = std::int64_t(r) * d;
-    scale_rows_kernel<<<judge::ref::grid_for(count), kBlock, 0, s>>>(out_chunk, inv_sum, count, d);
-    judge::ref::check_launch(kId, "scale_rows_kernel");
-  }
+  judge::ref::attention_in_chunks(kId, cublas.handle(), Q, K, V, out, M, N, d, kScratchFloats, scores, sums,
+                                  [&](int) { return logits; }, s);
 }
 
 void cpu(judge::HostArgs& a) {
@@ -77,20 +48,9 @@ void cpu(judge::HostArgs& a) {
   double* out = a.output("output");
   std::vector<double> p(static_cast<std::size_t>(N));
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  for (std::int64_t i = 0; i < M; ++i) {
-    double m = -INFINITY;
-    for (std::int64_t j = 0; j < N; ++j) {
-      double dot = 0.0;
-      for (std::int64_t k = 0; k < d; ++k) dot += double(Q[i * d + k]) * double(K[j * d + k]);
-      p[j] = dot * scale;
-      m = p[j] > m ? p[j] : m;
-    }
-    double sum = 0.0;
-    for (std::int64_t j = 0; j < N; ++j) sum += (p[j] = std::exp(p[j] - m));
-    for (std::int64_t k = 0; k < d; ++k) out[i * d + k] = 0.0;
-    for (std::int64_t j = 0; j < N; ++j)
-      for (std::int64_t k = 0; k < d; ++k) out[i * d + k] += p[j] / sum * double(V[j * d + k]);
-  }
+  const auto logit = [&](std::int64_t, double dot) { return dot * scale; };
+  for (std::int64_t i = 0; i < M; ++i)
+    judge::ref::attention_row_cpu(Q + i * d, K, d, V, d, N, d, logit, p.data(), out + i * d);
 }
 
 }  // namespace

@@ -28,8 +28,6 @@ namespace {
 constexpr const char* kId = "softmax_attention_backward";
 constexpr int kBlock = judge::ref::kBlock;
 constexpr std::int64_t kScratchFloats = std::int64_t(1) << 27;  // 512 MiB per M x N scratch matrix at most
-using judge::ref::softmax_rows_kernel;
-using judge::ref::scale_rows_kernel;
 
 // One block per query row r of the chunk: D = sum over j of P[r][j] dP[r][j] (double), then dP[r][j] becomes
 // dS[r][j] = P[r][j] (dP[r][j] - D) scale, computed in double from the float P and dP and rounded once.
@@ -60,9 +58,7 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   float* dQ = a.output<float>("dQ");
   float* dK = a.output<float>("dK");
   float* dV = a.output<float>("dV");
-  // Chunks of equal size, as few as the scratch allows (larger products run closer to cuBLAS's peak).
-  const std::int64_t chunks = (std::int64_t(M) * N + kScratchFloats - 1) / kScratchFloats;
-  const int rows = static_cast<int>((M + chunks - 1) / chunks);
+  const int rows = static_cast<int>(judge::ref::equal_chunk(M, N, kScratchFloats));
   static judge::ref::Scratch probs(kId, "P"), grads(kId, "dP and dS"), sums(kId, "row sums");
   float* P = probs.get<float>(static_cast<std::size_t>(rows) * N);
   float* G = grads.get<float>(static_cast<std::size_t>(rows) * N);
@@ -77,16 +73,10 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
     const float* Qc = Q + std::int64_t(r0) * d;
     const float* dOc = dO + std::int64_t(r0) * d;
     const float* beta = r0 == 0 ? &zero : &one;  // dK and dV sum over every chunk's query rows
-    // cuBLAS is column-major, and a row-major R x C matrix read column-major is its C x R transpose (leading
-    // dimension C). Row-major S (r x N) = Q_chunk K^T is column-major S^T (N x r) = K Q_chunk^T: K's buffer read
-    // column-major is K^T (d x N, ld d), transposed back by CUBLAS_OP_T; Q_chunk's is Q_chunk^T (d x r, ld d).
-    judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, N, r, d, &one, K, d, Qc, d, &zero, P, N), kId,
-                             "cublasSgemm(Q K^T)");
-    softmax_rows_kernel<<<r, kBlock, 0, s>>>(P, N, N, judge::ref::ScaledLogits{scale}, inv_sum);
-    judge::ref::check_launch(kId, "softmax_rows_kernel");
-    const std::int64_t scores = std::int64_t(r) * N;
-    scale_rows_kernel<<<judge::ref::grid_for(scores), kBlock, 0, s>>>(P, inv_sum, scores, N);  // E -> P
-    judge::ref::check_launch(kId, "scale_rows_kernel");
+    // S = Q_chunk K^T, its rows made E in place, then E -> P. cuBLAS is column-major, and a row-major R x C matrix
+    // read column-major is its C x R transpose (leading dimension C).
+    judge::ref::attention_scores(kId, h, Qc, K, r, N, d, P, judge::ref::ScaledLogits{scale}, inv_sum, s);
+    judge::ref::launch_scale_rows(kId, P, inv_sum, std::int64_t(r) * N, N, s);
     // Row-major dV (N x d) = P^T dO_chunk is column-major dV^T (d x N) = dO_chunk^T (d x r: its buffer, OP_N, ld d)
     // times P (r x N: P's buffer reads as P^T, N x r with ld N, so OP_T).
     judge::ref::check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, d, N, r, &one, dOc, d, P, N, beta, dV, d), kId,

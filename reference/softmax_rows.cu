@@ -26,27 +26,22 @@ __device__ float exp_shifted(float x, float m) {
   return fmaf(e, err, e);
 }
 
-// kThreads threads per row (kBlock / kThreads rows per block); each holds kItems groups of kVec consecutive elements
-// (kVec = 4: float4 loads, which need N % 4 == 0 and 16-byte aligned pointers). Needs kThreads * kItems * kVec >= N.
-template <int kThreads, int kVec, int kItems>
+// Shape (a judge::ref::RowShape): kThreads threads per row (kBlock / kThreads rows per block); each holds kItems groups
+// of kVec consecutive elements (kVec = 4: float4 loads, which need N % 4 == 0 and 16-byte aligned pointers). Needs
+// kThreads * kItems * kVec >= N.
+template <class Shape>
 __global__ void __launch_bounds__(kBlock) rows_kernel(const float* __restrict__ x, float* __restrict__ y, int M,
                                                       int N) {
+  constexpr int kThreads = Shape::kThreads, kVec = Shape::kVec, kItems = Shape::kItems;
   __shared__ float max_scratch[kBlock / 32];
   __shared__ double sum_scratch[kBlock / 32];
-  const int lane = threadIdx.x % kThreads;
-  const std::int64_t row = std::int64_t(blockIdx.x) * (kBlock / kThreads) + threadIdx.x / kThreads;
-  const bool live = row < M;  // dead threads still take part in the barriers
+  const auto [lane, row, live] = judge::ref::row_thread<kThreads>(M);
   const float* xr = x + row * N;
   float* yr = y + row * N;
 
   float v[kItems][kVec];
   judge::ref::load_row<kThreads>(xr, N, live, lane, v, -INFINITY);
-  float m = -INFINITY;
-#pragma unroll
-  for (int i = 0; i < kItems; ++i)
-#pragma unroll
-    for (int k = 0; k < kVec; ++k) m = fmaxf(m, v[i][k]);
-  m = judge::ref::row_reduce<kThreads>(m, max_scratch, -INFINITY, judge::ref::Max{});
+  const float m = judge::ref::row_max<kThreads>(v, max_scratch);
 
   double s = 0.0;
 #pragma unroll
@@ -62,16 +57,10 @@ __global__ void __launch_bounds__(kBlock) rows_kernel(const float* __restrict__ 
   }
   const float inv = static_cast<float>(1.0 / judge::ref::row_reduce<kThreads>(s, sum_scratch, 0.0, judge::ref::Sum{}));
 
+  judge::ref::store_row<kThreads, kVec, kItems>(yr, N, live, lane, [&](int i, int, float (&o)[kVec]) {
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = (i * kThreads + lane) * kVec;
-    if (!live || j >= N) continue;
-    if constexpr (kVec == 4) {
-      *reinterpret_cast<float4*>(yr + j) = make_float4(v[i][0] * inv, v[i][1] * inv, v[i][2] * inv, v[i][3] * inv);
-    } else {
-      yr[j] = v[i][0] * inv;
-    }
-  }
+    for (int k = 0; k < kVec; ++k) o[k] = v[i][k] * inv;
+  });
 }
 
 // Any N: one block per row, the row read three times (the maximum, the sum, the output).
@@ -95,13 +84,12 @@ __global__ void long_rows_kernel(const float* __restrict__ x, float* __restrict_
   for (int j = threadIdx.x; j < N; j += kBlock) yr[j] = exp_shifted(xr[j], m) * inv;
 }
 
-template <int kThreads, int kVec, int kItems>
-void launch(const float* x, float* y, int M, int N, cudaStream_t s) {
-  constexpr int rows_per_block = kBlock / kThreads;
-  const unsigned blocks = static_cast<unsigned>((std::int64_t(M) + rows_per_block - 1) / rows_per_block);
-  rows_kernel<kThreads, kVec, kItems><<<blocks, kBlock, 0, s>>>(x, y, M, N);
-  judge::ref::check_launch(kId, "rows_kernel");
-}
+// Row shapes by row length: float4 groups where N % 4 == 0 and the arrays are aligned, single floats otherwise.
+using judge::ref::RowShape;
+using Vec4Shapes = judge::ref::RowShapes<RowShape<32, 4, 1>, RowShape<32, 4, 4>, RowShape<32, 4, 8>,
+                                         RowShape<128, 4, 4>, RowShape<256, 4, 8>>;
+using ScalarShapes =
+    judge::ref::RowShapes<RowShape<32, 1, 1>, RowShape<32, 1, 8>, RowShape<128, 1, 8>, RowShape<256, 1, 32>>;
 
 void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const int M = a.scalar<int>("M");
@@ -110,16 +98,8 @@ void gpu(const judge::DeviceArgs& a, cudaStream_t s) {
   const float* x = a.input<float>("input");
   float* y = a.output<float>("output");
   const bool vec4 = N % 4 == 0 && judge::ref::aligned16(x, y);
-  if (vec4 && N <= 32 * 4 * 1) launch<32, 4, 1>(x, y, M, N, s);
-  else if (vec4 && N <= 32 * 4 * 4) launch<32, 4, 4>(x, y, M, N, s);
-  else if (vec4 && N <= 32 * 4 * 8) launch<32, 4, 8>(x, y, M, N, s);
-  else if (vec4 && N <= 128 * 4 * 4) launch<128, 4, 4>(x, y, M, N, s);
-  else if (vec4 && N <= 256 * 4 * 8) launch<256, 4, 8>(x, y, M, N, s);
-  else if (N <= 32 * 1 * 1) launch<32, 1, 1>(x, y, M, N, s);
-  else if (N <= 32 * 1 * 8) launch<32, 1, 8>(x, y, M, N, s);
-  else if (N <= 128 * 1 * 8) launch<128, 1, 8>(x, y, M, N, s);
-  else if (N <= 256 * 1 * 32) launch<256, 1, 32>(x, y, M, N, s);
-  else {
+  const auto kernel = [](auto shape) { return rows_kernel<decltype(shape)>; };
+  if (!judge::ref::launch_rows<Vec4Shapes, ScalarShapes>(kId, "rows_kernel", vec4, N, M, s, kernel, x, y, M, N)) {
     long_rows_kernel<<<static_cast<unsigned>(M), kBlock, 0, s>>>(x, y, N);
     judge::ref::check_launch(kId, "long_rows_kernel");
   }

@@ -34,14 +34,13 @@ struct Args {
   double eps;
 };
 
-// kThreads threads per token (kBlock / kThreads tokens per block); each holds kItems groups of kVec consecutive
-// elements. Needs kThreads * kItems * kVec >= D.
-template <int kThreads, int kVec, int kItems>
+// Shape (a judge::ref::RowShape): kThreads threads per token (kBlock / kThreads tokens per block); each holds kItems
+// groups of kVec consecutive elements. Needs kThreads * kItems * kVec >= D.
+template <class Shape>
 __global__ void __launch_bounds__(kBlock) rows_kernel(Args a) {
+  constexpr int kThreads = Shape::kThreads, kVec = Shape::kVec, kItems = Shape::kItems;
   __shared__ double scratch[kBlock / 32];
-  const int lane = threadIdx.x % kThreads;
-  const int row = blockIdx.x * (kBlock / kThreads) + threadIdx.x / kThreads;
-  const bool live = row < a.rows;  // dead threads still take part in the barriers of row_reduce
+  const auto [lane, row, live] = judge::ref::row_thread<kThreads>(a.rows);
   const int D = a.D;
   const std::int64_t tok_row = live ? __ldg(a.token_ids + row) : 0;
   const std::int64_t pos_row = live ? __ldg(a.position_ids + row % a.T) : 0;
@@ -49,48 +48,19 @@ __global__ void __launch_bounds__(kBlock) rows_kernel(Args a) {
   double v[kItems][kVec], p[kItems][kVec];
   judge::ref::load_row<kThreads>(a.tok + tok_row * D, D, live, lane, v, 0.0);
   judge::ref::load_row<kThreads>(a.pos + pos_row * D, D, live, lane, p, 0.0);
-  double s = 0.0;
 #pragma unroll
   for (int i = 0; i < kItems; ++i)
 #pragma unroll
-    for (int k = 0; k < kVec; ++k) {
-      v[i][k] += p[i][k];
-      s += v[i][k];
-    }
-  const double mean = judge::ref::row_reduce<kThreads>(s, scratch, 0.0, judge::ref::Sum{}) / D;
-
-  double ss = 0.0;
+    for (int k = 0; k < kVec; ++k) v[i][k] += p[i][k];
+  const double rstd = judge::ref::centre_row<kThreads>(v, D, lane, a.eps, scratch);
+  const auto out = [&](int i, int j, float (&o)[kVec]) {
+    float g[kVec], b[kVec];
+    judge::ref::load_group(a.gamma + j, g);
+    judge::ref::load_group(a.beta + j, b);
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = (i * kThreads + lane) * kVec;
-#pragma unroll
-    for (int k = 0; k < kVec; ++k) {
-      const double d = v[i][k] - mean;
-      v[i][k] = d;
-      if (j < D) ss += d * d;
-    }
-  }
-  const double var = judge::ref::row_reduce<kThreads>(ss, scratch, 0.0, judge::ref::Sum{}) / D;
-  const double rstd = 1.0 / sqrt(var + a.eps);
-
-  float* y = a.out + std::int64_t(row) * D;
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = (i * kThreads + lane) * kVec;
-    if (!live || j >= D) continue;
-    if constexpr (kVec == 4) {
-      const float4 g = __ldg(reinterpret_cast<const float4*>(a.gamma + j));
-      const float4 b = __ldg(reinterpret_cast<const float4*>(a.beta + j));
-      float4 o;
-      o.x = static_cast<float>(v[i][0] * rstd * g.x + b.x);
-      o.y = static_cast<float>(v[i][1] * rstd * g.y + b.y);
-      o.z = static_cast<float>(v[i][2] * rstd * g.z + b.z);
-      o.w = static_cast<float>(v[i][3] * rstd * g.w + b.w);
-      *reinterpret_cast<float4*>(y + j) = o;
-    } else {
-      y[j] = static_cast<float>(v[i][0] * rstd * __ldg(a.gamma + j) + __ldg(a.beta + j));
-    }
-  }
+    for (int k = 0; k < kVec; ++k) o[k] = static_cast<float>(v[i][k] * rstd * g[k] + b[k]);
+  };
+  judge::ref::store_row<kThreads, kVec, kItems>(a.out + row * D, D, live, lane, out);
 }
 
 // Any D: one block per token, the two rows gathered from global memory for the mean, the variance and the output.
@@ -118,14 +88,6 @@ __global__ void long_rows_kernel(Args a) {
     y[j] = static_cast<float>((x(j) - mean) * rstd * a.gamma[j] + a.beta[j]);
 }
 
-template <int kThreads, int kVec, int kItems>
-void launch(const Args& a, cudaStream_t s) {
-  constexpr int rows_per_block = kBlock / kThreads;
-  const unsigned blocks = static_cast<unsigned>((std::int64_t(a.rows) + rows_per_block - 1) / rows_per_block);
-  rows_kernel<kThreads, kVec, kItems><<<blocks, kBlock, 0, s>>>(a);
-  judge::ref::check_launch(kId, "rows_kernel");
-}
-
 void gpu(const judge::DeviceArgs& d, cudaStream_t s) {
   Args a{d.input<int>("token_ids"),
          d.input<int>("position_ids"),
@@ -143,15 +105,9 @@ void gpu(const judge::DeviceArgs& d, cudaStream_t s) {
   a.rows = static_cast<int>(rows);
   const int D = a.D;
   const bool vec4 = D % 4 == 0 && judge::ref::aligned16(a.tok, a.pos, a.gamma, a.beta, a.out);
-  if (vec4 && D <= 32 * 4 * 1) launch<32, 4, 1>(a, s);
-  else if (vec4 && D <= 32 * 4 * 4) launch<32, 4, 4>(a, s);
-  else if (vec4 && D <= 128 * 4 * 2) launch<128, 4, 2>(a, s);
-  else if (vec4 && D <= 256 * 4 * 4) launch<256, 4, 4>(a, s);
-  else if (D <= 32 * 1 * 1) launch<32, 1, 1>(a, s);
-  else if (D <= 32 * 1 * 8) launch<32, 1, 8>(a, s);
-  else if (D <= 256 * 1 * 4) launch<256, 1, 4>(a, s);
-  else if (D <= 256 * 1 * 16) launch<256, 1, 16>(a, s);
-  else {
+  const auto kernel = [](auto shape) { return rows_kernel<decltype(shape)>; };
+  if (!judge::ref::launch_rows<judge::ref::NormVec4Shapes, judge::ref::NormScalarShapes>(kId, "rows_kernel", vec4, D,
+                                                                                        a.rows, s, kernel, a)) {
     long_rows_kernel<<<static_cast<unsigned>(a.rows), kBlock, 0, s>>>(a);
     judge::ref::check_launch(kId, "long_rows_kernel");
   }

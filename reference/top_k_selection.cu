@@ -127,6 +127,20 @@ __device__ void load_tile(const float* src, long long n, long long base, bool al
 
 __device__ long long count_of(long long n, const unsigned* n_dev) { return n_dev ? *n_dev : n; }
 
+// tile(keys, valid) for each tile of src[0, n) this block owns (grid-strided), with this thread's kItems elements of it
+// as load_tile gives them. Every thread of the block makes the same calls, so tile may hold barriers.
+template <class Tile>
+__device__ void for_each_tile(const float* src, long long n, Tile tile) {
+  const bool aligned = judge::ref::aligned16(src);
+  for (long long base = static_cast<long long>(blockIdx.x) * kTile; base < n;
+       base += static_cast<long long>(gridDim.x) * kTile) {
+    unsigned keys[kItems];
+    bool valid[kItems];
+    load_tile(src, n, base, aligned, keys, valid);
+    tile(keys, valid);
+  }
+}
+
 __global__ void init_kernel(unsigned k, float* sure, unsigned capacity) {
   if (blockIdx.x == 0)
     for (unsigned i = threadIdx.x; i < kMaxBins; i += blockDim.x) g_state.hist[i] = 0;
@@ -146,18 +160,12 @@ __global__ void histogram_kernel(const float* src, long long n_host, const unsig
   const int bins = 1 << d.bits;
   for (int b = threadIdx.x; b < bins; b += kThreads) h[b] = 0;
   __syncthreads();
-  const long long n = count_of(n_host, n_dev);
   const unsigned prefix = g_state.prefix;
-  const bool aligned = judge::ref::aligned16(src);
-  for (long long base = static_cast<long long>(blockIdx.x) * kTile; base < n;
-       base += static_cast<long long>(gridDim.x) * kTile) {
-    unsigned keys[kItems];
-    bool valid[kItems];
-    load_tile(src, n, base, aligned, keys, valid);
+  for_each_tile(src, count_of(n_host, n_dev), [&](const unsigned (&keys)[kItems], const bool (&valid)[kItems]) {
 #pragma unroll
     for (int e = 0; e < kItems; ++e)
       if (valid[e] && d.matches(keys[e], prefix)) atomicAdd(&h[d.of(keys[e])], 1u);
-  }
+  });
   __syncthreads();
   for (int b = threadIdx.x; b < bins; b += kThreads)
     if (h[b]) atomicAdd(&g_state.hist[b], h[b]);
@@ -200,15 +208,9 @@ __global__ void split_kernel(const float* src, long long n_host, const unsigned*
   using Scan = cub::BlockScan<unsigned, kThreads>;
   __shared__ typename Scan::TempStorage scan_storage;
   __shared__ unsigned base_sure, base_cand;
-  const long long n = count_of(n_host, n_dev);
   const unsigned prefix = g_state.prefix;
   const unsigned selected = d.of(prefix);
-  const bool aligned = judge::ref::aligned16(src);
-  for (long long base = static_cast<long long>(blockIdx.x) * kTile; base < n;
-       base += static_cast<long long>(gridDim.x) * kTile) {
-    unsigned keys[kItems];
-    bool valid[kItems];
-    load_tile(src, n, base, aligned, keys, valid);
+  for_each_tile(src, count_of(n_host, n_dev), [&](const unsigned (&keys)[kItems], const bool (&valid)[kItems]) {
     unsigned n_sure = 0, n_cand = 0;
 #pragma unroll
     for (int e = 0; e < kItems; ++e) {
@@ -234,7 +236,7 @@ __global__ void split_kernel(const float* src, long long n_host, const unsigned*
       else if (cand != nullptr && digit == selected) cand[at_cand++] = float_of(keys[e]);
     }
     __syncthreads();  // base_sure, base_cand and the scan storage are reused by the next tile
-  }
+  });
 }
 
 // output[i] = the i-th of the sorted sure list for i < k - r, then r copies of t.
@@ -809,18 +811,8 @@ bool gpu(const float* x, float* out, long long n, unsigned k, cudaStream_t s) {
   while (w < 32 && warps * w < 4ull * r && warps * w * 2 <= kCap) w *= 2;
 
   Params p{x, out, cand, n, chunk, k, r, w, judge::ref::aligned16(x) ? 1 : 0};
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(static_cast<unsigned>(grid));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = kDynSmem;
-  config.stream = s;
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeCooperative;
-  attribute[0].val.cooperative = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
-  judge::ref::check_cuda(cudaLaunchKernelEx(&config, topk_kernel, p), kId, "cudaLaunchKernelEx(topk_kernel)");
-  judge::ref::check_launch(kId, "topk_kernel");
+  judge::ref::launch_cooperative(kId, "topk_kernel", topk_kernel, static_cast<unsigned>(grid), kThreads, kDynSmem, s,
+                                 p);
   return true;
 }
 
