@@ -72,7 +72,7 @@ TEST(ProcessTree, AProcessThatDoesNotExistHasNoTree) {
 }
 
 TEST(ProcessTree, ReadsTheProcDirectoryItIsGiven) {
-  // 10 -> 11 -> 12, 10 -> 13; 20 unrelated; a non-numeric entry and an unreadable stat are skipped; 30 <-> 31 is a
+  // 10 -> 11 -> 12, 10 -> 13; 20 unrelated; a non-numeric entry and a missing or unreadable stat are skipped; 30 <-> 31 is a
   // cycle no real /proc has, and must not loop.
   judge::testing::TempDir dir;
   auto proc = [&](int pid, const std::string& stat) {
@@ -88,7 +88,11 @@ TEST(ProcessTree, ReadsTheProcDirectoryItIsGiven) {
   proc(31, "31 (d) S 30 30 30");
   fs::create_directories(dir.path() / "self");
   fs::create_directories(dir.path() / "40");  // no stat: gone since the listing
-  std::vector<int> tree = process_tree(10, dir.path());
+  // A stat that opens but cannot be read: a process that exits between open() and read() (ESRCH), seen in the GPU
+  // suite with judges starting and ending beside each other. A directory fails the same way (EISDIR).
+  fs::create_directories(dir.path() / "41" / "stat");
+  std::vector<int> tree;
+  ASSERT_NO_THROW(tree = process_tree(10, dir.path()));
   ASSERT_EQ(tree.size(), 4u);
   EXPECT_EQ(tree[0], 10);
   EXPECT_TRUE(contains(tree, 11) && contains(tree, 12) && contains(tree, 13));

@@ -1,13 +1,14 @@
 #include "judge/core/base/process_tree.hpp"
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <system_error>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace judge {
 
@@ -21,6 +22,22 @@ int parent_from_stat(const std::string& stat) {
   return static_cast<int>(parent);
 }
 
+namespace {
+
+// A /proc/<pid>/stat, or "" when it cannot be read: the process may exit between open() and read(), which then fails
+// with ESRCH (an ifstream would throw from its buffer there).
+std::string read_stat(const std::filesystem::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string out;
+  char buf[1024];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return out;
+}
+
+}  // namespace
+
 std::vector<int> process_tree(int root, const std::filesystem::path& proc) {
   namespace fs = std::filesystem;
   std::multimap<int, int> children;  // parent -> child
@@ -29,9 +46,7 @@ std::vector<int> process_tree(int root, const std::filesystem::path& proc) {
   for (fs::directory_iterator it(proc, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(it->path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const int parent = parent_from_stat(stat);
+    const int parent = parent_from_stat(read_stat(it->path() / "stat"));
     if (parent < 0) continue;  // gone since the listing, or not a process
     const int pid = std::atoi(name.c_str());
     if (pid == root) root_seen = true;
