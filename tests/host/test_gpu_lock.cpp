@@ -254,6 +254,29 @@ TEST(GpuLock, AForeignHolderThatSaysNothingValidLosesTheLockAfterTheGracePeriod)
   EXPECT_TRUE(GpuLock::try_acquire(file, "carol"));
 }
 
+// A holder writes its record just after it takes the lock: a waiter that arrives in between finds the record empty,
+// and waits for it to name the holder rather than saying it waits for nobody in particular (a race seen once in the
+// GPU suite's ConcurrentSubmit test).
+TEST(GpuLock, AWaiterThatArrivesBeforeTheRecordStillLearnsWho) {
+  TempDir tmp;
+  const auto file = GpuLock::file_for(tmp.path(), "GPU-test");
+  std::filesystem::create_directories(file.parent_path());
+  int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);  // held, with no record yet
+  Waited w;
+  std::thread waiter([&] { w = wait_for(file, this_test_is_a_judge(std::chrono::milliseconds(5000)), 5s); });
+  std::this_thread::sleep_for(150ms);
+  const std::string record = "judge submit by dave since now\n";
+  EXPECT_EQ(::pwrite(fd, record.data(), record.size(), 0), static_cast<ssize_t>(record.size()));
+  std::this_thread::sleep_for(100ms);
+  ::close(fd);  // released
+  waiter.join();
+  EXPECT_TRUE(w.lock);
+  EXPECT_EQ(w.told, "judge submit by dave since now") << "the waiter named nobody, or not the holder";
+  EXPECT_TRUE(w.broke.empty()) << w.broke;
+}
+
 TEST(GpuLock, ALiveJudgeHolderIsWaitedForBeyondTheGracePeriod) {
   TempDir tmp;
   const auto file = GpuLock::file_for(tmp.path(), "GPU-test");

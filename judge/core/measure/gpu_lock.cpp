@@ -32,6 +32,8 @@ constexpr auto kPoll = std::chrono::milliseconds(10);
 // Judging a holder reads /proc/locks, which lists every lock on the machine: often enough to notice a foreign
 // holder well within the grace period, rarely enough to cost nothing.
 constexpr auto kExamineEvery = std::chrono::milliseconds(100);
+// How long a waiter waits for the holder's record before it says it waits without naming the holder.
+constexpr auto kNameWithin = std::chrono::milliseconds(500);
 // The second line of a holder's record: who it is, in terms a waiter can check against /proc.
 constexpr const char* kRecordTag = "judge-lock-holder";
 
@@ -315,11 +317,16 @@ std::optional<GpuLock> GpuLock::acquire(const fs::path& file, const std::string&
       return lock;
     }
     if (a.outcome == Attempt::moved) continue;
-    if (!told) {
-      told = true;
-      if (on_wait) on_wait(description(read_record(a.fd.get())));
-    }
     const auto now = Clock::now();
+    if (!told) {
+      // A holder writes its record just after it takes the lock, so an empty record is a holder a few system calls
+      // old: it is named on one of the next polls. Only a holder that never writes one is told as nobody in particular.
+      const std::string who = description(read_record(a.fd.get()));
+      if (!who.empty() || now - start >= kNameWithin) {
+        told = true;
+        if (on_wait) on_wait(who);
+      }
+    }
     if (a.generation != watched || now - examined >= kExamineEvery) {
       if (a.generation != watched) foreign = false;
       watched = a.generation;
