@@ -1,7 +1,8 @@
 // Every challenge's starter.cu goes through `judge run` on the GPU: its signature is the one the judge calls (it
 // compiles), and its empty kernel is not accepted. The starters are compiled ahead, one nvcc per core, into one cache
 // (starters are the repository's own code, so they may share it); then several `judge run`s at once find their build
-// there and only judge, and the results are checked in order once all have run.
+// there and only judge, as many at once as the test holds slots of the GPU (tests/CMakeLists.txt), and the results are
+// checked in order once all have run.
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -47,8 +48,11 @@ TEST(Starter, CompilesButIsNotAccepted) {
                                                 starters[i].challenge, starters[i].file.string()},
                                                {{"JUDGE_CACHE_DIR", cache.string()}});
   };
+  // As many judges at once as the slots of the GPU ctest gave this test: judges beyond the slots share the GPU with
+  // every other test's and slow them all (a run of the suite with eight here at one slot took the corpus entries from
+  // 4 to 13 s each).
   std::vector<std::thread> threads;
-  const unsigned n = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  const unsigned n = static_cast<unsigned>(judge::testing::assigned_gpu_slots(4));
   for (unsigned k = 0; k < n; ++k) threads.emplace_back(work);
   for (auto& t : threads) t.join();
   for (std::size_t i = 0; i < starters.size(); ++i) {

@@ -114,6 +114,20 @@ bool calibration_covers_gpu(const std::string& file) {
   }
 }
 
+int assigned_gpu_slots(int fallback) {
+  const char* group = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS");
+  if (!group) return fallback;
+  const std::string spec = group;
+  const auto at = spec.find("slots:");
+  if (at == std::string::npos) return fallback;
+  try {
+    const int slots = std::stoi(spec.substr(at + 6));
+    return slots > 0 ? slots : fallback;
+  } catch (const std::exception&) {
+    return fallback;
+  }
+}
+
 std::filesystem::path shared_example_cache() { return std::filesystem::path(JUDGE_BINARY_DIR) / "example-cache"; }
 
 std::filesystem::path shared_corpus_cache() { return std::filesystem::path(JUDGE_BINARY_DIR) / "corpus-cache"; }

@@ -73,6 +73,10 @@ struct ExampleFile {
 };
 std::vector<ExampleFile> example_files();
 
+// How many slots of its GPU ctest gave this test (CTEST_RESOURCE_GROUP_0_GPUS, "id:0,slots:4"), or `fallback` when
+// it runs outside ctest's resource allocation: a test that starts several judges at once starts that many.
+int assigned_gpu_slots(int fallback);
+
 // True when `nvidia-smi -L` lists a GPU. Host-side: no CUDA runtime is touched.
 bool gpu_present();
 
