@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # JUDGE_TEST_DEPS: the build's packages and the tests' own (headless Chromium for the report page).
 JUDGE_TEST_DEPS=1 BUILD_TYPE=${BUILD_TYPE:-RelWithDebInfo} scripts/build.sh
+root=$PWD
 cd "${BUILD_DIR:-build}"
 # One GPU resource per GPU (those in CUDA_VISIBLE_DEVICES, else every one nvidia-smi lists), each with as many slots as
 # tests/CMakeLists.txt's JUDGE_GPU_TEST_SLOTS: timing tests take all of a GPU's, verdict-only tests one each (see
@@ -29,6 +30,19 @@ if [ "${1:-}" = --quick ]; then
   ctest --output-on-failure -j "$(nproc)" --timeout 600 --resource-spec-file gpu-resources.json -FS corpus_builds "$@" -R \
     '^(Generators\.|Checkers\.|SolverMemory\.|Reference\.MatchesCpuDouble|Files/Corpus\.GetsItsVerdict/vector_add_(forged_verdict_messages|write_past_end|accept_multi_stream)|ConcurrentSubmit\.|CalibrationGpu\.FiguresArePlausible)'
   exit
+fi
+if [ "${1:-}" = --timeline ]; then
+  # The full suite as the plain command runs it, each line of ctest's output stamped with the seconds since it started
+  # (build/ctest-timeline.log), then where its time went: per group of tests, the longest, and the examples' time on
+  # the GPU's timing lock (bench/suite-timeline/table.py).
+  shift
+  status=0
+  ctest --output-on-failure -j "$(nproc)" --timeout 1200 --resource-spec-file gpu-resources.json "$@" 2>&1 |
+    python3 -u -c 'import sys, time
+t = time.time()
+for line in sys.stdin: sys.stdout.write("%7.1f %s" % (time.time() - t, line))' | tee ctest-timeline.log || status=$?
+  python3 "$root/bench/suite-timeline/table.py" ctest-timeline.log Testing/Temporary/LastTest.log || true
+  exit "$status"
 fi
 if [ "${1:-}" = --resume ] || [ "${1:-}" = --restart ]; then
   # The full suite in parts, for a GPU machine lent in slices: each call runs the tests not yet passed or skipped
