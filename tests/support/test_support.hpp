@@ -58,8 +58,8 @@ std::string gpu_name();
 bool calibration_covers_gpu(const std::string& file);
 
 // The build cache the example submissions' GPU tests share (example-cache in the build tree): gpu_test_example_builds
-// fills it for every example at once, in parallel, before they run (a ctest fixture), so that each of them, which
-// keeps the GPU to itself, spends its time judging rather than waiting for nvcc.
+// fills it for every example at once, one nvcc per core, before they run (a ctest fixture), so that each of them
+// spends its slot of the GPU judging rather than waiting for nvcc.
 std::filesystem::path shared_example_cache();
 
 // The build cache CorpusBuilds fills for the corpus entries (corpus-cache in the build tree), with an index of whose
